@@ -1,0 +1,1 @@
+"""The rules of Cascadia: components, hex grid, seeded draws, the Game aggregate."""

@@ -1,0 +1,51 @@
+"""A player's environment: the tiles they placed (with rotations) and the wildlife on them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cascadia.domain.components import TILES
+from cascadia.domain.hexgrid import Hex, neighbours, tile_edges
+
+
+@dataclass(slots=True)
+class Environment:
+    """Placed tiles ``hex -> (tile id, rotation)`` and placed wildlife ``hex -> species``.
+
+    RULES.md 4.3: one token per tile, ever; tiles and tokens never move.
+    """
+
+    tiles: dict[Hex, tuple[int, int]] = field(default_factory=dict)
+    wildlife: dict[Hex, str] = field(default_factory=dict)
+
+    def copy(self) -> Environment:
+        return Environment(dict(self.tiles), dict(self.wildlife))
+
+    def edges(self, h: Hex) -> tuple[str, ...]:
+        """The habitat on each edge 0..5 of the tile at ``h``."""
+        tile_id, rotation = self.tiles[h]
+        return tile_edges(tile_id, rotation)
+
+    def is_open_for(self, h: Hex, species: str) -> bool:
+        """Whether a ``species`` token may go on ``h``: a tile, no token, shows that species."""
+        placed = self.tiles.get(h)
+        return (
+            placed is not None
+            and h not in self.wildlife
+            and species in TILES[placed[0]].wildlife
+        )
+
+    def wildlife_targets(self, species: str) -> list[Hex]:
+        """Every hex where a ``species`` token may be placed, sorted."""
+        return sorted(h for h in self.tiles if self.is_open_for(h, species))
+
+    def is_adjacent_to_tiles(self, h: Hex) -> bool:
+        """Whether ``h`` shares an edge with at least one placed tile."""
+        tiles = self.tiles
+        return any(n in tiles for n in neighbours(h))
+
+    def open_hexes(self) -> list[Hex]:
+        """Empty hexes sharing an edge with a placed tile: where a new tile may go, sorted."""
+        tiles = self.tiles
+        found = {n for h in tiles for n in neighbours(h) if n not in tiles}
+        return sorted(found)
