@@ -1,0 +1,47 @@
+"""Bots by name, and playing whole games with them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from cascadia.bots.base import Bot
+from cascadia.bots.random_bot import RandomBot
+from cascadia.domain.errors import InvalidOptionError
+from cascadia.domain.game import Game
+from cascadia.domain.options import GameOptions
+
+BOTS: dict[str, Callable[[int, int], Bot]] = {"random": RandomBot}
+"""Bot factories by name: ``factory(seed, seat) -> Bot``."""
+
+
+def make_bots(names: Sequence[str], seed: int) -> list[Bot]:
+    """One bot per seat, each seeded from the game seed and its seat."""
+    unknown = sorted({n for n in names if n not in BOTS})
+    if unknown:
+        raise InvalidOptionError(
+            f"unknown bot(s) {', '.join(unknown)}; choose from {', '.join(sorted(BOTS))}"
+        )
+    return [BOTS[name](seed, seat) for seat, name in enumerate(names)]
+
+
+def seat_bots(bot_spec: str, players: int) -> list[str]:
+    """``random`` for every seat, or a comma list cycled over the seats (``greedy,random``)."""
+    names = [n.strip() for n in bot_spec.split(",") if n.strip()]
+    if not names:
+        raise InvalidOptionError("name at least one bot")
+    return [names[seat % len(names)] for seat in range(players)]
+
+
+def play_game(seed: int, bot_names: Sequence[str], options: GameOptions | None = None) -> Game:
+    """Set up a game with one seat per bot and let the bots play it to the end."""
+    bots = make_bots(bot_names, seed)
+    game = Game.start(seed, list(bot_names), options)
+    continue_game(game, bots)
+    return game
+
+
+def continue_game(game: Game, bots: Sequence[Bot]) -> Game:
+    """Let ``bots`` (one per seat) play ``game`` from where it stands to the end."""
+    while not game.finished:
+        bots[game.current_player].play_turn(game)
+    return game

@@ -1,0 +1,469 @@
+"""The Game aggregate: commands that check the rules and emit events.
+
+Each command first checks every rule that applies (raising a typed
+:class:`~cascadia.domain.errors.IllegalMoveError` and changing nothing), then emits
+its events one by one through :func:`~cascadia.domain.state.evolve`, the only code
+that changes the state. Draws are made by the command, from the game's seeded stream
+at the state's draw position, and recorded in the events; replay never draws.
+
+The active player's turn (RULES.md 4): optional :meth:`Game.wipe_three`, any number of
+:meth:`Game.spend_nature` actions, then :meth:`Game.take`, then :meth:`Game.place_tile`
+and :meth:`Game.place_wildlife` (or :meth:`Game.return_wildlife`) in either order. When
+both are done the turn ends by itself: refill, next player, four-of-a-kind check.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+from uuid import UUID, NAMESPACE_URL, uuid5
+
+from cascadia.domain import events as ev
+from cascadia.domain.components import CARD_LETTERS, STARTER_COUNT, TILES, TURNS_PER_PLAYER, WILDLIFE
+from cascadia.domain.errors import (
+    GameOverError,
+    InvalidOptionError,
+    MarketChoiceError,
+    NatureTokenError,
+    OutOfOrderError,
+    OverpopulationError,
+    TilePlacementError,
+    WildlifePlacementError,
+)
+from cascadia.domain.hexgrid import Hex
+from cascadia.domain.options import RULES_VERSION, GameOptions, parse_card_choice
+from cascadia.domain.rng import check_seed, draw
+from cascadia.domain.state import MARKET_SIZE, GameState, evolve
+
+GAME_ID_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/games")
+MAX_PLAYERS = 4
+NATURE_ACTIONS = ("free_choice", "wipe")
+
+
+def stack_size(players: int) -> int:
+    """RULES.md 3.2: ``20 x players + 3`` tiles, solo 43."""
+    return TURNS_PER_PLAYER * max(players, 2) + 3
+
+
+def derive_game_id(seed: int, names: Sequence[str], options: GameOptions) -> UUID:
+    """The id of a game that was given none: a UUIDv5 of its seed and setup, so that a
+    rerun of the same seed with the same seats and options is recognisably the same game."""
+    setup = json.dumps(
+        {"seed": seed, "names": list(names), "options": options.to_dict(), "rules": RULES_VERSION},
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+    return uuid5(GAME_ID_NAMESPACE, setup)
+
+
+class _Draws:
+    """Draws for one command, continuing the game's stream from its draw position.
+
+    Works on copies of the bag and of the unrevealed tiles, so that several draws in
+    one event see each other's effect; ``evolve`` later applies the recorded outcome."""
+
+    __slots__ = ("_state", "bag", "pool", "position", "seed")
+
+    def __init__(self, state: GameState) -> None:
+        self.seed = state.seed
+        self.position = state.draw_position
+        self.bag = list(state.bag)
+        self.pool: list[int] | None = None
+        self._state = state
+
+    def next(self, bound: int) -> int:
+        value = draw(self.seed, self.position, bound)
+        self.position += 1
+        return value
+
+    def tile(self) -> int:
+        """A uniform draw among the tiles not yet revealed (the top of the stack)."""
+        if self.pool is None:
+            self.pool = list(self._state.unrevealed)
+        return self.pool.pop(self.next(len(self.pool)))
+
+    def wildlife(self) -> str:
+        """A uniform draw of one token from the bag."""
+        bag = self.bag
+        x = self.next(sum(bag))
+        for i, count in enumerate(bag):
+            if x < count:
+                bag[i] -= 1
+                return WILDLIFE[i]
+            x -= count
+        raise AssertionError("unreachable: x < sum(bag)")
+
+
+class Game:
+    """One game of Cascadia: its state, and the events not yet saved."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self._pending: list[ev.GameEvent] = []
+
+    # -- identity, as the eventsourcing library expects of an aggregate -------------
+
+    @property
+    def id(self) -> UUID:
+        return self.state.game_id
+
+    @property
+    def version(self) -> int:
+        return self.state.version
+
+    def collect_events(self) -> list[ev.GameEvent]:
+        """Hand over (and forget) the events emitted since the last collection."""
+        pending, self._pending = self._pending, []
+        return pending
+
+    # -- construction -----------------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        seed: int,
+        players: int | Sequence[str] = 2,
+        options: GameOptions | None = None,
+        game_id: UUID | None = None,
+    ) -> Game:
+        """Set up a new game (RULES.md 3) from ``seed``: ``players`` is a count or the
+        seat names in seat order."""
+        check_seed(seed)
+        names = [f"player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
+        if not 1 <= len(names) <= MAX_PLAYERS:
+            raise InvalidOptionError(f"a game has 1 to {MAX_PLAYERS} players, not {len(names)}")
+        options = options or GameOptions()
+        if options.balanced_bag and len(names) not in (2, 3):
+            raise InvalidOptionError("the balanced bag is for 2 or 3 players only (RULES.md 3.1)")
+        game_id = game_id or derive_game_id(seed, names, options)
+        game = cls(GameState(game_id))
+        game._setup(seed, names, options)
+        return game
+
+    def _setup(self, seed: int, names: list[str], options: GameOptions) -> None:
+        self._emit(
+            ev.GameStarted,
+            seed=seed,
+            players=len(names),
+            names=names,
+            options=options.to_dict(),
+            rules_version=RULES_VERSION,
+        )
+        self._emit(ev.TileStackPrepared, size=stack_size(len(names)))
+        draws = _Draws(self.state)
+        cards = parse_card_choice(options.cards) or {
+            species: CARD_LETTERS[draws.next(len(CARD_LETTERS))] for species in WILDLIFE
+        }
+        self._emit(ev.ScoringCardsDrawn, cards=cards)
+        draws = _Draws(self.state)
+        remaining = list(range(STARTER_COUNT))
+        starters = [remaining.pop(draws.next(len(remaining))) for _ in names]
+        self._emit(ev.StarterTilesDealt, starters=starters)
+        self._refill()
+        self._emit(ev.FirstPlayerChosen, seat=_Draws(self.state).next(len(names)))
+        self._wipe_four_of_a_kind()
+
+    @classmethod
+    def replay(cls, events: Iterable[ev.GameEvent], game_id: UUID | None = None) -> Game:
+        """Rebuild a game from its events (a fold of ``evolve``; nothing is drawn)."""
+        iterator = iter(events)
+        first = next(iterator, None)
+        if first is None:
+            raise InvalidOptionError("a game needs at least its GameStarted event")
+        state = evolve(GameState(game_id or first.originator_id), first)
+        for event in iterator:
+            evolve(state, event)
+        return cls(state)
+
+    @classmethod
+    def project(cls, game: Game | None, events: Iterable[ev.GameEvent]) -> Game:
+        """The projector function for ``Repository.get``: continue ``game`` or start anew."""
+        if game is None:
+            return cls.replay(events)
+        for event in events:
+            evolve(game.state, event)
+        return game
+
+    # -- queries for players, bots and interfaces ------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.state.finished
+
+    @property
+    def current_player(self) -> int:
+        return self.state.current
+
+    def nature_cost(self) -> int:
+        """Nature tokens one action costs (RULES.md 4.2)."""
+        return 1
+
+    def can_wipe_three(self) -> bool:
+        """RULES.md 4.1: exactly three market tokens alike, not yet wiped this turn,
+        nothing taken yet."""
+        return self._three_alike_slots() is not None and self._before_taking_ok()
+
+    def nature_actions(self) -> list[str]:
+        """What the active player's nature tokens can buy now (RULES.md 4.2)."""
+        if not self._before_taking_ok() or self.state.active.nature_tokens < self.nature_cost():
+            return []
+        if self.state.turn_state.free_choice:
+            return ["wipe"]
+        return list(NATURE_ACTIONS)
+
+    def legal_takes(self) -> list[tuple[int, int]]:
+        """``(tile_slot, wildlife_slot)`` choices: the pairs, or any combination after
+        free choice was bought (RULES.md 4.3)."""
+        state = self.state
+        if state.finished or state.turn_state.has_taken:
+            return []
+        slots = [s for s in range(MARKET_SIZE) if state.market_tiles[s] is not None]
+        tokens = [s for s in range(MARKET_SIZE) if state.market_wildlife[s] is not None]
+        if state.turn_state.free_choice:
+            return [(t, w) for t in slots for w in tokens]
+        return [(s, s) for s in slots if s in tokens]
+
+    def legal_tile_positions(self) -> list[Hex]:
+        """Empty hexes next to one of the active player's tiles (RULES.md 4.3)."""
+        return self.state.active.environment.open_hexes()
+
+    def legal_wildlife_targets(self) -> list[Hex]:
+        """The active player's tiles that can take the held token now (RULES.md 4.3)."""
+        ts = self.state.turn_state
+        if ts.taken_wildlife is None or ts.wildlife_done:
+            return []
+        return self.state.active.environment.wildlife_targets(ts.taken_wildlife)
+
+    # -- commands --------------------------------------------------------------------
+
+    def wipe_three(self) -> None:
+        """RULES.md 4.1, optional, once per turn: set aside exactly three alike tokens,
+        draw three replacements, return the three; a four of a kind then follows."""
+        self._check_before_taking("wipe three of a kind")
+        if self.state.turn_state.three_wipe_used:
+            raise OverpopulationError("the three-of-a-kind wipe may be used once per turn (RULES.md 4.1)")
+        slots = self._three_alike_slots()
+        if slots is None:
+            raise OverpopulationError(
+                "a three-of-a-kind wipe needs exactly three market tokens of one species (RULES.md 4.1)"
+            )
+        self._wipe(ev.OverpopulationWiped, slots, mandatory=False)
+        self._wipe_four_of_a_kind()
+
+    def spend_nature(self, action: str, slots: Sequence[int] | None = None) -> None:
+        """RULES.md 4.2: spend a nature token on ``free_choice`` or on a ``wipe`` of the
+        market tokens in ``slots`` (any non-empty subset)."""
+        self._check_before_taking("spend nature tokens")
+        if action not in NATURE_ACTIONS:
+            raise NatureTokenError(f"a nature token buys 'free_choice' or 'wipe', not {action!r}")
+        cost = self.nature_cost()
+        player = self.state.active
+        if player.nature_tokens < cost:
+            raise NatureTokenError(
+                f"{player.name} has {player.nature_tokens} nature token(s); {action} costs {cost} (RULES.md 4.2)"
+            )
+        if action == "free_choice":
+            if slots:
+                raise NatureTokenError("free choice takes no slots")
+            if self.state.turn_state.free_choice:
+                raise NatureTokenError("free choice is already bought this turn")
+            self._emit(ev.NatureTokenSpent, player=self.state.current, action=action, cost=cost)
+            return
+        chosen = sorted(set(slots or ()))
+        if not chosen or len(chosen) != len(slots or ()):
+            raise NatureTokenError("a wipe needs a non-empty set of distinct market slots (RULES.md 4.2)")
+        for slot in chosen:
+            self._check_slot(slot, self.state.market_wildlife, "token", NatureTokenError)
+        self._emit(ev.NatureTokenSpent, player=self.state.current, action=action, cost=cost)
+        self._wipe(ev.WildlifeReplaced, chosen)
+        self._wipe_four_of_a_kind()
+
+    def take(self, tile_slot: int, wildlife_slot: int | None = None) -> None:
+        """RULES.md 4.3: take the pair of ``tile_slot``, or, after buying free choice,
+        the tile of ``tile_slot`` and the token of ``wildlife_slot``."""
+        self._check_not_over()
+        state = self.state
+        if state.turn_state.has_taken:
+            raise OutOfOrderError("a tile and a token were already taken this turn")
+        wildlife_slot = tile_slot if wildlife_slot is None else wildlife_slot
+        self._check_slot(tile_slot, state.market_tiles, "tile", MarketChoiceError)
+        self._check_slot(wildlife_slot, state.market_wildlife, "token", MarketChoiceError)
+        if tile_slot != wildlife_slot and not state.turn_state.free_choice:
+            raise MarketChoiceError(
+                f"tile {tile_slot} and token {wildlife_slot} are not a pair; taking them apart "
+                "needs free choice, bought with a nature token (RULES.md 4.2)"
+            )
+        self._emit(
+            ev.PairTaken,
+            player=state.current,
+            tile_slot=tile_slot,
+            wildlife_slot=wildlife_slot,
+            tile=state.market_tiles[tile_slot],
+            wildlife=state.market_wildlife[wildlife_slot],
+        )
+
+    def place_tile(self, q: int, r: int, rotation: int = 0) -> None:
+        """RULES.md 4.3: the taken tile goes on an empty hex that shares an edge with at
+        least one of the player's tiles, in any rotation."""
+        ts = self._check_holding("place a tile")
+        if ts.tile_hex is not None:
+            raise OutOfOrderError("the tile was already placed this turn")
+        if not (_is_int(q) and _is_int(r) and _is_int(rotation)) or not 0 <= rotation <= 5:
+            raise TilePlacementError(f"a tile goes on whole-number (q, r) with rotation 0..5, not ({q!r}, {r!r}) rotation {rotation!r}")
+        environment = self.state.active.environment
+        if (q, r) in environment.tiles:
+            raise TilePlacementError(f"hex ({q}, {r}) already holds a tile (RULES.md 4.3)")
+        if not environment.is_adjacent_to_tiles((q, r)):
+            raise TilePlacementError(
+                f"hex ({q}, {r}) does not share an edge with any of your tiles (RULES.md 4.3)"
+            )
+        self._emit(ev.TilePlaced, player=self.state.current, tile=ts.taken_tile, q=q, r=r, rotation=rotation)
+        self._end_turn_when_done()
+
+    def place_wildlife(self, q: int, r: int) -> None:
+        """RULES.md 4.3: the taken token goes on one of the player's tiles that has no
+        token and shows that species; on a keystone tile it earns a nature token."""
+        ts = self._check_holding("place a wildlife token")
+        if ts.wildlife_done:
+            raise OutOfOrderError("the wildlife token was already placed or returned this turn")
+        species = ts.taken_wildlife
+        assert species is not None
+        environment = self.state.active.environment
+        placed = environment.tiles.get((q, r)) if _is_int(q) and _is_int(r) else None
+        if placed is None:
+            raise WildlifePlacementError(f"there is no tile of yours at ({q!r}, {r!r}) (RULES.md 4.3)")
+        if (q, r) in environment.wildlife:
+            raise WildlifePlacementError(
+                f"the tile at ({q}, {r}) already holds a {environment.wildlife[(q, r)]}: one token per tile (RULES.md 4.3)"
+            )
+        tile = TILES[placed[0]]
+        if species not in tile.wildlife:
+            raise WildlifePlacementError(
+                f"the tile at ({q}, {r}) shows {', '.join(tile.wildlife)}, not {species} (RULES.md 4.3)"
+            )
+        player = self.state.current
+        self._emit(ev.WildlifePlaced, player=player, wildlife=species, q=q, r=r)
+        if tile.keystone:
+            self._emit(ev.NatureTokenEarned, player=player, q=q, r=r)
+        self._end_turn_when_done()
+
+    def return_wildlife(self) -> None:
+        """RULES.md 4.3: the taken token is not placed and goes back into the bag."""
+        ts = self._check_holding("return the wildlife token")
+        if ts.wildlife_done:
+            raise OutOfOrderError("the wildlife token was already placed or returned this turn")
+        self._emit(ev.WildlifeReturned, player=self.state.current, wildlife=ts.taken_wildlife)
+        self._end_turn_when_done()
+
+    # -- rule checks --------------------------------------------------------------------
+
+    def _check_not_over(self) -> None:
+        if self.state.finished:
+            raise GameOverError("the game is over (RULES.md 4.5)")
+
+    def _before_taking_ok(self) -> bool:
+        return not self.state.finished and not self.state.turn_state.has_taken
+
+    def _check_before_taking(self, what: str) -> None:
+        self._check_not_over()
+        if self.state.turn_state.has_taken:
+            raise OutOfOrderError(f"{what} only before taking a tile and token (RULES.md 4.1-4.2)")
+
+    def _check_holding(self, what: str) -> Any:
+        self._check_not_over()
+        ts = self.state.turn_state
+        if not ts.has_taken:
+            raise OutOfOrderError(f"take a tile and a token before you {what} (RULES.md 4.3)")
+        return ts
+
+    @staticmethod
+    def _check_slot(slot: int, row: list[Any], what: str, error: type[Exception]) -> None:
+        if not _is_int(slot) or not 0 <= slot < len(row):
+            raise error(f"market slots are 0 to {len(row) - 1}, not {slot!r}")
+        if row[slot] is None:
+            raise error(f"market slot {slot} holds no {what}")
+
+    def _three_alike_slots(self) -> list[int] | None:
+        market = self.state.market_wildlife
+        for species in set(market):
+            slots = [s for s, w in enumerate(market) if w == species]
+            if species is not None and len(slots) == 3:
+                return slots
+        return None
+
+    # -- event emission and the flow of a turn --------------------------------------------
+
+    def _emit(self, cls: type[ev.GameEvent], **payload: Any) -> None:
+        event = cls(self.state.game_id, self.state.version + 1, **payload)
+        evolve(self.state, event)
+        self._pending.append(event)
+
+    def _wipe(self, cls: type[ev.GameEvent], slots: list[int], **extra: Any) -> None:
+        draws = _Draws(self.state)
+        set_aside = [self.state.market_wildlife[s] for s in slots]
+        drawn = [draws.wildlife() for _ in slots]
+        self._emit(cls, player=self.state.current, slots=slots, set_aside=set_aside, drawn=drawn, **extra)
+
+    def _wipe_four_of_a_kind(self) -> None:
+        """RULES.md 4.1: while all market tokens are alike, wipe them all. When the bag
+        holds no other species the repetition cannot be broken: stop and record it."""
+        state = self.state
+        while True:
+            market = state.market_wildlife
+            species = market[0]
+            if species is None or any(w != species for w in market):
+                return
+            others = sum(state.bag) - state.bag[WILDLIFE.index(species)]
+            if sum(state.bag) < len(market):
+                return
+            self._wipe(ev.OverpopulationWiped, list(range(len(market))), mandatory=True, unbreakable=others == 0)
+            if others == 0:
+                return
+
+    def _refill(self) -> None:
+        """RULES.md 4.4: every empty tile slot gets the top tile, every empty token slot a
+        token from the bag, slot by slot from the stack outwards."""
+        state = self.state
+        draws = _Draws(state)
+        fills = []
+        for slot in range(MARKET_SIZE):
+            tile = draws.tile() if state.market_tiles[slot] is None else None
+            wildlife = draws.wildlife() if state.market_wildlife[slot] is None else None
+            if tile is not None or wildlife is not None:
+                fills.append([slot, tile, wildlife])
+        self._emit(ev.MarketRefilled, fills=fills)
+
+    def _end_turn_when_done(self) -> None:
+        state = self.state
+        ts = state.turn_state
+        if ts.tile_hex is None or not ts.wildlife_done:
+            return
+        tiles_needed = 2 if state.is_solo else state.market_tiles.count(None)
+        if state.stack_size < tiles_needed:
+            self._emit(ev.TurnEnded, player=state.current, turn=state.turn)
+            self._emit(ev.GameEnded, turns=state.turn - 1)
+            return
+        if state.is_solo:
+            self._discard_solo_pair()
+        self._refill()
+        self._emit(ev.TurnEnded, player=state.current, turn=state.turn)
+        self._wipe_four_of_a_kind()
+
+    def _discard_solo_pair(self) -> None:
+        """RULES.md 4.4 (solo): the remaining tile and the remaining token farthest from
+        the stack leave the game; the rest slide away from the stack."""
+        state = self.state
+        tile_slot = max(s for s, t in enumerate(state.market_tiles) if t is not None)
+        wildlife_slot = max(s for s, w in enumerate(state.market_wildlife) if w is not None)
+        self._emit(
+            ev.SoloPairDiscarded,
+            tile_slot=tile_slot,
+            tile=state.market_tiles[tile_slot],
+            wildlife_slot=wildlife_slot,
+            wildlife=state.market_wildlife[wildlife_slot],
+        )
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
