@@ -1,0 +1,68 @@
+"""What every command shares: the data-directory option, consoles, JSON output, and
+turning this project's errors into a one-line reason and a non-zero exit code."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any
+
+import typer
+from eventsourcing.persistence import PersistenceError
+from rich.console import Console
+
+from cascadia.domain.errors import CascadiaError
+from cascadia.domain.store import GameStore
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+HomeOption = Annotated[
+    str | None,
+    typer.Option(
+        "--home",
+        help="Data directory (default: $CASCADIA_HOME, else ./.cascadia).",
+        show_default=False,
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+
+
+def open_store(home: str | None) -> GameStore:
+    return GameStore(home)
+
+
+def print_json(data: Any) -> None:
+    """One JSON document on stdout (plain text, no colours)."""
+    sys.stdout.write(json.dumps(data, sort_keys=False, default=str) + "\n")
+
+
+def fail(message: str) -> typer.Exit:
+    """Print ``error: message`` on stderr; raise the returned exception to exit 1."""
+    err_console.print(f"error: {message}", markup=False)
+    return typer.Exit(1)
+
+
+def run_app(app: typer.Typer) -> int:
+    """Run ``app`` and turn every expected failure into one line on stderr.
+
+    Usage errors are reported by typer itself (exit code 2)."""
+    try:
+        app()
+    except SystemExit as stop:
+        code = stop.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    except CascadiaError as error:
+        err_console.print(f"error: {error}", markup=False)
+        return 1
+    except PersistenceError as error:
+        err_console.print(f"error: event store: {error}", markup=False)
+        return 1
+    except OSError as error:
+        where = f": {error.filename}" if error.filename else ""
+        err_console.print(f"error: {error.strerror or error}{where}", markup=False)
+        return 1
+    except KeyboardInterrupt:
+        err_console.print("error: interrupted")
+        return 130
+    return 0

@@ -1,0 +1,133 @@
+"""``cascadia simulate``, ``games`` and ``show``: play, list and look at stored games."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from cascadia.bots.registry import make_bots, play_game, seat_bots
+from cascadia.cli.common import HomeOption, JsonOption, console, open_store, print_json
+
+from cascadia.domain.game import Game, derive_game_id
+from cascadia.domain.options import GameOptions
+from cascadia.domain.timeline import through_turn
+from cascadia.projections.render import render_bag, render_environment, render_market
+from cascadia.projections.state_view import state_view
+
+
+def options_from_flags(
+    cards: str, balanced_bag: bool, salmon_runs: str, elk_rings: str, no_majority: bool
+) -> GameOptions:
+    return GameOptions(
+        cards=cards,
+        balanced_bag=balanced_bag,
+        salmon_runs=salmon_runs,
+        elk_rings=elk_rings,
+        majority_bonus=not no_majority,
+    )
+
+
+def simulate(
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 1,
+    players: Annotated[int, typer.Option("--players", "-p", min=1, max=4, help="Players per game.")] = 4,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed of the first game; then +1 each.")] = 0,
+    bot: Annotated[str, typer.Option("--bot", help="Bot for every seat, or a comma list cycled over seats.")] = "random",
+    cards: Annotated[str, typer.Option("--cards", help="random, all-a, family, intermediate, or e.g. A,B,C,D,A.")] = "random",
+    balanced_bag: Annotated[bool, typer.Option("--balanced-bag", help="5 tokens per species per player (2-3 players).")] = False,
+    salmon_runs: Annotated[str, typer.Option("--salmon-runs", help="strict or lenient.")] = "strict",
+    elk_rings: Annotated[str, typer.Option("--elk-rings", help="arc or any-subset.")] = "arc",
+    no_majority: Annotated[bool, typer.Option("--no-majority", help="No habitat majority bonuses.")] = False,
+    json_output: JsonOption = False,
+    home: HomeOption = None,
+) -> None:
+    """Play N games with bots and store them (seeds S, S+1, ...)."""
+    options = options_from_flags(cards, balanced_bag, salmon_runs, elk_rings, no_majority)
+    names = seat_bots(bot, players)
+    make_bots(names, seed)  # unknown bot names fail before anything is stored
+    Game.start(seed, names, options)  # so do impossible setups (e.g. balanced bag for 4)
+    store = open_store(home)
+    stored = skipped = 0
+    started = time.perf_counter()
+    with Progress(
+        TextColumn("simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=json_output,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("games", total=games)
+        for game_seed in range(seed, seed + games):
+            game_id = derive_game_id(game_seed, names, options)
+            if store.has_game(game_id):
+                skipped += 1
+            else:
+                game = play_game(game_seed, names, options)
+                store.save_game(game)
+                stored += 1
+            if json_output:
+                print_json({"id": str(game_id), "seed": game_seed, "players": names})
+            progress.advance(task)
+    elapsed = time.perf_counter() - started
+    if not json_output:
+        console.print(
+            f"{stored} game(s) stored, {skipped} already stored, in {elapsed:.2f} s "
+            f"({players} players: {', '.join(names)}) -> {store.location}"
+        )
+
+
+def games_list(json_output: JsonOption = False, home: HomeOption = None) -> None:
+    """List the stored games."""
+    store = open_store(home)
+    rows = [
+        {"id": str(gid), "seed": p["seed"], "players": p["names"], "options": p["options"]}
+        for gid, p in store.started_games()
+    ]
+    if json_output:
+        print_json(rows)
+        return
+    table = Table("id", "seed", "players", "cards")
+    for row in rows:
+        table.add_row(row["id"], str(row["seed"]), ", ".join(row["players"]), row["options"]["cards"])
+    console.print(table)
+    console.print(f"{len(rows)} game(s) in {store.location}")
+
+
+def show(
+    game: Annotated[str, typer.Argument(help="Game id (or its first characters).")],
+    turn: Annotated[int | None, typer.Option("--turn", "-t", help="State at the end of this turn (0: after setup).")] = None,
+    json_output: JsonOption = False,
+    home: HomeOption = None,
+) -> None:
+    """Show a stored game: market, bag and every player's environment."""
+    store = open_store(home)
+    events = store.game_events(store.find_game(game))
+    if turn is not None:
+        events = list(through_turn(events, turn))
+    state = Game.replay(events).state
+    if json_output:
+        print_json(state_view(state))
+        return
+    status = "finished" if state.finished else f"turn {state.turn}, {state.players[state.current].name} to play"
+    console.print(f"game {state.game_id}  seed {state.seed}  {status}", markup=False)
+    console.print("cards: " + ", ".join(f"{s} {c}" for s, c in state.cards.items()), markup=False)
+    if not state.finished:
+        console.print(f"market: {render_market(state)}", markup=False)
+    console.print(f"bag: {render_bag(state)}   stack: {state.stack_size}", markup=False)
+    for seat, player in enumerate(state.players):
+        console.print(f"\nseat {seat} {player.name}: {player.nature_tokens} nature token(s)", markup=False)
+        console.print(render_environment(player.environment), markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("simulate")(simulate)
+    app.command("games")(games_list)
+    app.command("show")(show)
+
+
+

@@ -1,0 +1,139 @@
+"""Shared helpers of the wildlife cards: a token index, groups, point tables.
+
+RULES.md 5.2: a **group** of a species is a maximal connected set of that
+species' tokens; a table entry ``k+`` applies to all sizes from k up.
+
+Every card function takes the token map ``hex -> species`` (as in
+``Environment.wildlife``). :func:`tokens_of` wraps it once in a :class:`Tokens`
+index that splits the tokens by species and caches each species' groups, so that
+scoring all five cards of a board finds each group only once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator, Mapping, Sequence
+
+from cascadia.domain.components import WILDLIFE
+from cascadia.domain.hexgrid import Hex
+
+Group = list[Hex]
+
+
+def connected_groups(cells: Collection[Hex]) -> list[Group]:
+    """The maximal connected sets (by shared edges) of ``cells``."""
+    remaining = set(cells)
+    found: list[Group] = []
+    while remaining:
+        start = remaining.pop()
+        group = [start]
+        stack = [start]
+        while stack:
+            q, r = stack.pop()
+            for n in ((q + 1, r - 1), (q + 1, r), (q, r + 1), (q - 1, r + 1), (q - 1, r), (q, r - 1)):
+                if n in remaining:
+                    remaining.remove(n)
+                    group.append(n)
+                    stack.append(n)
+        found.append(group)
+    return found
+
+
+def points(table: Sequence[int], n: int) -> int:
+    """``table[n]``; the last entry stands for every larger ``n`` (a card's ``k+`` entry).
+
+    A card that lists no ``k+`` entry ends its table with a 0 ("larger scores nothing").
+    """
+    return table[n] if n < len(table) else table[-1]
+
+
+class Tokens(Mapping[Hex, str]):
+    """A read-only token map that knows each species' hexes and (lazily) its groups."""
+
+    __slots__ = ("_cells", "_groups", "_map")
+
+    def __init__(self, wildlife: Mapping[Hex, str]) -> None:
+        self._map = wildlife
+        cells: dict[str, set[Hex]] = {species: set() for species in WILDLIFE}
+        for h, species in wildlife.items():
+            try:
+                cells[species].add(h)
+            except KeyError:
+                raise ValueError(f"unknown wildlife {species!r} at {h}") from None
+        self._cells = cells
+        self._groups: dict[str, list[Group]] = {}
+
+    def __getitem__(self, h: Hex) -> str:
+        return self._map[h]
+
+    def __iter__(self) -> Iterator[Hex]:
+        return iter(self._map)
+
+    def __len__(self) -> int:
+        return len(self._map)
+
+    def get(self, h: Hex, default: str | None = None) -> str | None:  # type: ignore[override]
+        return self._map.get(h, default)
+
+    @property
+    def raw(self) -> Mapping[Hex, str]:
+        """The wrapped token map (fast lookups)."""
+        return self._map
+
+    def cells(self, species: str) -> set[Hex]:
+        """The hexes holding a ``species`` token (do not modify)."""
+        return self._cells[species]
+
+    def groups(self, species: str) -> list[Group]:
+        """The groups of ``species`` (RULES.md 5.2), computed once."""
+        found = self._groups.get(species)
+        if found is None:
+            found = self._groups[species] = connected_groups(self._cells[species])
+        return found
+
+
+def tokens_of(wildlife: Mapping[Hex, str]) -> Tokens:
+    """``wildlife`` as a :class:`Tokens` index (itself when it already is one)."""
+    return wildlife if isinstance(wildlife, Tokens) else Tokens(wildlife)
+
+
+def neighbour_mask(order: Sequence[Hex]) -> list[int]:
+    """Per index ``i`` of ``order``, the bitmask of the indexes of its adjacent hexes."""
+    index = {h: i for i, h in enumerate(order)}
+    masks = []
+    for q, r in order:
+        mask = 0
+        for n in ((q + 1, r - 1), (q + 1, r), (q, r + 1), (q - 1, r + 1), (q - 1, r), (q, r - 1)):
+            j = index.get(n)
+            if j is not None:
+                mask |= 1 << j
+        masks.append(mask)
+    return masks
+
+
+def bits(mask: int) -> Iterator[int]:
+    """The indexes of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def mask_components(mask: int, links: Sequence[int]) -> list[int]:
+    """The connected parts of the index set ``mask`` where ``links[i]`` joins ``i`` to others."""
+    parts = []
+    while mask:
+        part = frontier = mask & -mask
+        while frontier:
+            grow = 0
+            for i in bits(frontier):
+                grow |= links[i]
+            frontier = grow & mask & ~part
+            part |= frontier
+        parts.append(part)
+        mask &= ~part
+    return parts
+
+
+def row_order(h: Hex) -> tuple[int, int]:
+    """Sort key of hexes row by row (``r``, then ``q``), used to anchor formations."""
+    return (h[1], h[0])

@@ -1,0 +1,103 @@
+"""Exact best partition of tokens into formations of given shapes (elk A, B and D).
+
+RULES.md 5.2 and 5.4: the elk are partitioned into formations and the score is the
+**maximum** over all valid choices; each token counts at most once.
+
+How the maximum is found:
+
+- A card is a table of *shapes*: sets of hex offsets with their points, every
+  rotation listed, each normalised so that its first hex in row order (``r``, then
+  ``q``) is ``(0, 0)``. Every placement of a shape is therefore found exactly once,
+  anchored at its first hex.
+- The tokens are indexed in row order and every placement of every shape that lies
+  entirely on tokens becomes a bitmask. Tokens that share a placement are linked;
+  the linked parts are solved independently (a formation never spans two parts).
+- Per part, ``best(mask)`` is a memoised search over bitmasks of the tokens still
+  free: the lowest free token must be in some formation, and that formation is
+  anchored at it (every other token of it comes later in row order), so
+  ``best(mask) = max(points(F) + best(mask - F))`` over the placements ``F``
+  anchored at the lowest token with ``F`` inside ``mask``. Because removal goes in
+  row order, the free sets reached are a "finished rows + ragged frontier" profile,
+  which keeps the number of memoised states small even on dense boards.
+
+Every shape table must contain the single hex, so that every set has a partition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+
+from cascadia.domain.hexgrid import Hex
+from cascadia.projections.wildlife.groups import bits, mask_components, row_order
+
+Shape = tuple[Hex, ...]
+ShapeTable = tuple[tuple[Shape, int], ...]
+
+
+def normalise(cells: Iterable[Hex]) -> Shape:
+    """``cells`` in row order, moved so that the first one is ``(0, 0)``."""
+    ordered = sorted(cells, key=row_order)
+    q0, r0 = ordered[0]
+    return tuple((q - q0, r - r0) for q, r in ordered)
+
+
+def shape_table(shapes: Iterable[tuple[Iterable[Hex], int]]) -> ShapeTable:
+    """Normalised, de-duplicated shapes with their points (the best points per shape)."""
+    best: dict[Shape, int] = {}
+    for cells, value in shapes:
+        shape = normalise(cells)
+        if len(set(shape)) != len(shape):
+            raise ValueError(f"shape {shape} repeats a hex")
+        best[shape] = max(value, best.get(shape, value))
+    if ((0, 0),) not in best:
+        raise ValueError("a shape table must contain the single hex")
+    return tuple(sorted(best.items(), key=lambda item: (len(item[0]), item[0])))
+
+
+def best_partition(cells: Collection[Hex], shapes: ShapeTable) -> int:
+    """The highest total of a partition of ``cells`` into placements of ``shapes``."""
+    if not cells:
+        return 0
+    order = sorted(cells, key=row_order)
+    index = {h: i for i, h in enumerate(order)}
+    anchored: list[list[tuple[int, int]]] = []
+    links = [1 << i for i in range(len(order))]
+    for q, r in order:
+        found = []
+        for offsets, value in shapes:
+            mask = 0
+            for dq, dr in offsets:
+                j = index.get((q + dq, r + dr))
+                if j is None:
+                    break
+                mask |= 1 << j
+            else:
+                found.append((mask, value))
+                if mask & (mask - 1):
+                    for j in bits(mask):
+                        links[j] |= mask
+        anchored.append(found)
+
+    memo: dict[int, int] = {0: 0}
+
+    def best(mask: int) -> int:
+        known = memo.get(mask)
+        if known is not None:
+            return known
+        low = mask & -mask
+        top = 0
+        for formation, value in anchored[low.bit_length() - 1]:
+            if formation & mask == formation:
+                total = value + best(mask ^ formation)
+                if total > top:
+                    top = total
+        memo[mask] = top
+        return top
+
+    total = 0
+    for part in mask_components((1 << len(order)) - 1, links):
+        if part & (part - 1):
+            total += best(part)
+        else:
+            total += anchored[part.bit_length() - 1][0][1]
+    return total
