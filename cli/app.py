@@ -11,12 +11,9 @@ import importlib
 import sys
 
 import typer
-
 from cascadia.cli.common import run_app
 
-COMMAND_MODULES = (
-    "cascadia.cli.game_commands",
-)
+COMMAND_MODULES = ("cascadia.cli.game_commands",)
 
 app = typer.Typer(
     name="cascadia",

@@ -8,11 +8,10 @@ import sys
 from typing import Annotated, Any
 
 import typer
-from eventsourcing.persistence import PersistenceError
-from rich.console import Console
-
 from cascadia.domain.errors import CascadiaError
 from cascadia.domain.store import GameStore
+from eventsourcing.persistence import PersistenceError
+from rich.console import Console
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)

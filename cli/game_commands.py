@@ -6,17 +6,15 @@ import time
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
-
 from cascadia.bots.registry import make_bots, play_game, seat_bots
 from cascadia.cli.common import HomeOption, JsonOption, console, open_store, print_json
-
 from cascadia.domain.game import Game, derive_game_id
 from cascadia.domain.options import GameOptions
 from cascadia.domain.timeline import through_turn
 from cascadia.projections.render import render_bag, render_environment, render_market
 from cascadia.projections.state_view import state_view
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
 
 
 def options_from_flags(
@@ -34,10 +32,18 @@ def options_from_flags(
 def simulate(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 1,
     players: Annotated[int, typer.Option("--players", "-p", min=1, max=4, help="Players per game.")] = 4,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed of the first game; then +1 each.")] = 0,
-    bot: Annotated[str, typer.Option("--bot", help="Bot for every seat, or a comma list cycled over seats.")] = "random",
-    cards: Annotated[str, typer.Option("--cards", help="random, all-a, family, intermediate, or e.g. A,B,C,D,A.")] = "random",
-    balanced_bag: Annotated[bool, typer.Option("--balanced-bag", help="5 tokens per species per player (2-3 players).")] = False,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", min=0, help="Seed of the first game; then +1 each.")
+    ] = 0,
+    bot: Annotated[
+        str, typer.Option("--bot", help="Bot for every seat, or a comma list cycled over seats.")
+    ] = "random",
+    cards: Annotated[
+        str, typer.Option("--cards", help="random, all-a, family, intermediate, or e.g. A,B,C,D,A.")
+    ] = "random",
+    balanced_bag: Annotated[
+        bool, typer.Option("--balanced-bag", help="5 tokens per species per player (2-3 players).")
+    ] = False,
     salmon_runs: Annotated[str, typer.Option("--salmon-runs", help="strict or lenient.")] = "strict",
     elk_rings: Annotated[str, typer.Option("--elk-rings", help="arc or any-subset.")] = "arc",
     no_majority: Annotated[bool, typer.Option("--no-majority", help="No habitat majority bonuses.")] = False,
@@ -100,7 +106,10 @@ def games_list(json_output: JsonOption = False, home: HomeOption = None) -> None
 
 def show(
     game: Annotated[str, typer.Argument(help="Game id (or its first characters).")],
-    turn: Annotated[int | None, typer.Option("--turn", "-t", help="State at the end of this turn (0: after setup).")] = None,
+    turn: Annotated[
+        int | None,
+        typer.Option("--turn", "-t", help="State at the end of this turn (0: after setup)."),
+    ] = None,
     json_output: JsonOption = False,
     home: HomeOption = None,
 ) -> None:
@@ -113,7 +122,9 @@ def show(
     if json_output:
         print_json(state_view(state))
         return
-    status = "finished" if state.finished else f"turn {state.turn}, {state.players[state.current].name} to play"
+    status = (
+        "finished" if state.finished else f"turn {state.turn}, {state.players[state.current].name} to play"
+    )
     console.print(f"game {state.game_id}  seed {state.seed}  {status}", markup=False)
     console.print("cards: " + ", ".join(f"{s} {c}" for s, c in state.cards.items()), markup=False)
     if not state.finished:
@@ -128,6 +139,3 @@ def register(app: typer.Typer) -> None:
     app.command("simulate")(simulate)
     app.command("games")(games_list)
     app.command("show")(show)
-
-
-

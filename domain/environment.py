@@ -29,11 +29,7 @@ class Environment:
     def is_open_for(self, h: Hex, species: str) -> bool:
         """Whether a ``species`` token may go on ``h``: a tile, no token, shows that species."""
         placed = self.tiles.get(h)
-        return (
-            placed is not None
-            and h not in self.wildlife
-            and species in TILES[placed[0]].wildlife
-        )
+        return placed is not None and h not in self.wildlife and species in TILES[placed[0]].wildlife
 
     def wildlife_targets(self, species: str) -> list[Hex]:
         """Every hex where a ``species`` token may be placed, sorted."""

@@ -17,10 +17,16 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from typing import Any
-from uuid import UUID, NAMESPACE_URL, uuid5
+from uuid import NAMESPACE_URL, UUID, uuid5
 
 from cascadia.domain import events as ev
-from cascadia.domain.components import CARD_LETTERS, STARTER_COUNT, TILES, TURNS_PER_PLAYER, WILDLIFE
+from cascadia.domain.components import (
+    CARD_LETTERS,
+    STARTER_COUNT,
+    TILES,
+    TURNS_PER_PLAYER,
+    WILDLIFE,
+)
 from cascadia.domain.errors import (
     GameOverError,
     InvalidOptionError,
@@ -310,7 +316,9 @@ class Game:
         if ts.tile_hex is not None:
             raise OutOfOrderError("the tile was already placed this turn")
         if not (_is_int(q) and _is_int(r) and _is_int(rotation)) or not 0 <= rotation <= 5:
-            raise TilePlacementError(f"a tile goes on whole-number (q, r) with rotation 0..5, not ({q!r}, {r!r}) rotation {rotation!r}")
+            raise TilePlacementError(
+                f"a tile goes on whole-number (q, r) with rotation 0..5, not ({q!r}, {r!r}) rotation {rotation!r}"
+            )
         environment = self.state.active.environment
         if (q, r) in environment.tiles:
             raise TilePlacementError(f"hex ({q}, {r}) already holds a tile (RULES.md 4.3)")
@@ -318,7 +326,14 @@ class Game:
             raise TilePlacementError(
                 f"hex ({q}, {r}) does not share an edge with any of your tiles (RULES.md 4.3)"
             )
-        self._emit(ev.TilePlaced, player=self.state.current, tile=ts.taken_tile, q=q, r=r, rotation=rotation)
+        self._emit(
+            ev.TilePlaced,
+            player=self.state.current,
+            tile=ts.taken_tile,
+            q=q,
+            r=r,
+            rotation=rotation,
+        )
         self._end_turn_when_done()
 
     def place_wildlife(self, q: int, r: int) -> None:
@@ -417,7 +432,12 @@ class Game:
             others = sum(state.bag) - state.bag[WILDLIFE.index(species)]
             if sum(state.bag) < len(market):
                 return
-            self._wipe(ev.OverpopulationWiped, list(range(len(market))), mandatory=True, unbreakable=others == 0)
+            self._wipe(
+                ev.OverpopulationWiped,
+                list(range(len(market))),
+                mandatory=True,
+                unbreakable=others == 0,
+            )
             if others == 0:
                 return
 

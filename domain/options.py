@@ -36,13 +36,9 @@ class GameOptions:
     def __post_init__(self) -> None:
         parse_card_choice(self.cards)
         if self.salmon_runs not in ("strict", "lenient"):
-            raise InvalidOptionError(
-                f"salmon_runs must be 'strict' or 'lenient', not {self.salmon_runs!r}"
-            )
+            raise InvalidOptionError(f"salmon_runs must be 'strict' or 'lenient', not {self.salmon_runs!r}")
         if self.elk_rings not in ("arc", "any-subset"):
-            raise InvalidOptionError(
-                f"elk_rings must be 'arc' or 'any-subset', not {self.elk_rings!r}"
-            )
+            raise InvalidOptionError(f"elk_rings must be 'arc' or 'any-subset', not {self.elk_rings!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

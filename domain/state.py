@@ -333,9 +333,7 @@ _EVOLVERS: dict[type, Callable[[GameState, Any], None]] = {
 def evolve(state: GameState, event: ev.GameEvent) -> GameState:
     """Apply one event to ``state`` (in place) and return it."""
     if event.originator_version != state.version + 1:
-        raise CorruptEventError(
-            f"event {event.originator_version} cannot follow event {state.version}"
-        )
+        raise CorruptEventError(f"event {event.originator_version} cannot follow event {state.version}")
     try:
         _EVOLVERS[type(event)](state, event)
     except (IndexError, KeyError, TypeError, ValueError) as error:
@@ -375,4 +373,3 @@ def wildlife_counts(state: GameState) -> dict[str, int]:
         "environments": sum(len(p.environment.wildlife) for p in state.players),
         "removed": sum(state.removed_wildlife),
     }
-

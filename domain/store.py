@@ -16,13 +16,12 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError
-from eventsourcing.utils import Environment, EnvType, get_topic
-
 from cascadia.domain.errors import CascadiaError
 from cascadia.domain.events import GameEvent, GameStarted
 from cascadia.domain.game import Game
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError
+from eventsourcing.utils import Environment, EnvType, get_topic
 
 DEFAULT_HOME = ".cascadia"
 EVENTS_FILE = "events.sqlite"
@@ -98,7 +97,9 @@ class GameStore(Application[UUID]):
         try:
             self.save(*events)
         except IntegrityError as error:
-            raise GameConflictError(f"game {events[0].originator_id} already has events at those positions") from error
+            raise GameConflictError(
+                f"game {events[0].originator_id} already has events at those positions"
+            ) from error
 
     def game(self, game_id: UUID, version: int | None = None) -> Game:
         """The game rebuilt from its stored events (up to ``version``)."""

@@ -11,7 +11,13 @@ from cascadia.domain.state import GameState, tile_counts, wildlife_counts
 def environment_view(environment: Environment) -> list[dict[str, Any]]:
     """Each placed tile: position, tile id, rotation and token (or ``None``), sorted."""
     return [
-        {"q": q, "r": r, "tile": tile, "rotation": rotation, "wildlife": environment.wildlife.get((q, r))}
+        {
+            "q": q,
+            "r": r,
+            "tile": tile,
+            "rotation": rotation,
+            "wildlife": environment.wildlife.get((q, r)),
+        }
         for (q, r), (tile, rotation) in sorted(environment.tiles.items())
     ]
 
