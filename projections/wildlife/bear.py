@@ -65,6 +65,4 @@ def bear_d(wildlife: Mapping[Hex, str]) -> int:
 
     RULES.md 5.3: "per group of size 2 → 5, 3 → 8, 4 → 13."
     """
-    return sum(
-        points(MEDIUM_GROUP_POINTS, size) * count for size, count in group_sizes(wildlife).items()
-    )
+    return sum(points(MEDIUM_GROUP_POINTS, size) * count for size, count in group_sizes(wildlife).items())

@@ -27,21 +27,21 @@ How the true maximum is computed:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 
 from cascadia.domain.hexgrid import AXES, DIRECTIONS, Hex
 from cascadia.domain.options import GameOptions
 from cascadia.projections.wildlife.groups import (
+    DEFAULT_OPTIONS,
     Group,
     mask_components,
     neighbour_mask,
-    points,
     row_order,
     tokens_of,
 )
 from cascadia.projections.wildlife.partition import ShapeTable, best_partition, shape_table
 
 ELK = "elk"
-DEFAULT_OPTIONS = GameOptions()
 
 LINE_POINTS = (0, 2, 5, 9, 13)
 """Elk A by line length 1..4."""
@@ -67,11 +67,8 @@ _ORIGIN: Hex = (0, 0)
 BLOCK_SHAPES: ShapeTable = shape_table(
     [([_ORIGIN], SHAPE_POINTS[1])]
     + [([_ORIGIN, d], SHAPE_POINTS[2]) for d in DIRECTIONS]
-    + [([_ORIGIN, d, e], SHAPE_POINTS[3]) for d, e in zip(DIRECTIONS, DIRECTIONS[1:] + DIRECTIONS[:1])]
-    + [
-        ([_ORIGIN, d, e, _plus(d, e)], SHAPE_POINTS[4])
-        for d, e in zip(DIRECTIONS, DIRECTIONS[1:] + DIRECTIONS[:1])
-    ]
+    + [([_ORIGIN, d, e], SHAPE_POINTS[3]) for d, e in pairwise(DIRECTIONS + DIRECTIONS[:1])]
+    + [([_ORIGIN, d, e, _plus(d, e)], SHAPE_POINTS[4]) for d, e in pairwise(DIRECTIONS + DIRECTIONS[:1])]
 )
 
 ARC_SHAPES: ShapeTable = shape_table(

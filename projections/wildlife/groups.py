@@ -15,8 +15,12 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 
 from cascadia.domain.components import WILDLIFE
 from cascadia.domain.hexgrid import Hex
+from cascadia.domain.options import GameOptions
 
 Group = list[Hex]
+
+DEFAULT_OPTIONS = GameOptions()
+"""The options a card is scored under when none are given (strict salmon, elk arcs)."""
 
 
 def connected_groups(cells: Collection[Hex]) -> list[Group]:

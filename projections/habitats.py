@@ -1,0 +1,127 @@
+"""Habitat corridors, majority bonuses and the solo bonus (RULES.md 5.1).
+
+- "Two adjacent tiles are joined in habitat H when **both touching edges show H**.
+  A corridor is a connected set of tiles joined in H; its size is its tile count. A
+  dual tile can belong to one corridor of each of its habitats."
+- "Each player scores 1 point per tile of their **largest** corridor of each habitat."
+
+Corridors are found with one union-find per habitat over the tiles, visiting each
+pair of neighbouring tiles once (directions NE, E, SE from every tile).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from cascadia.domain.components import HABITATS, TILES
+from cascadia.domain.environment import Environment
+from cascadia.domain.hexgrid import tile_edges
+from cascadia.domain.options import GameOptions
+
+MAX_PLAYERS = 4
+SOLO_BONUS = 2
+"""Solo: +2 for each habitat whose largest corridor has at least :data:`SOLO_BONUS_SIZE` tiles."""
+SOLO_BONUS_SIZE = 7
+TWO_PLAYER_BONUS = (2, 1)
+"""2 players: the larger scores 2; a tie gives 1 each."""
+FIRST_BONUS = 3
+SECOND_BONUS = 1
+SHARED_FIRST_BONUS = {2: 2}
+"""3-4 players: a two-way tie for largest gives 2 each; a tie of three or more gives 1 each."""
+CROWDED_FIRST_BONUS = 1
+
+
+def corridor_sizes(environment: Environment) -> dict[str, list[int]]:
+    """Per habitat, the sizes of all its corridors, largest first (empty: no such tile)."""
+    tiles = environment.tiles
+    order = list(tiles)
+    index = {h: i for i, h in enumerate(order)}
+    edges = [tile_edges(*tiles[h]) for h in order]
+    parents: dict[str, list[int]] = {habitat: list(range(len(order))) for habitat in HABITATS}
+
+    def root(parent: list[int], i: int) -> int:
+        while parent[i] != i:
+            parent[i] = i = parent[parent[i]]
+        return i
+
+    for i, (q, r) in enumerate(order):
+        own = edges[i]
+        for direction, n in enumerate(((q + 1, r - 1), (q + 1, r), (q, r + 1))):
+            j = index.get(n)
+            if j is not None and own[direction] == edges[j][direction + 3]:
+                parent = parents[own[direction]]
+                a, b = root(parent, i), root(parent, j)
+                if a != b:
+                    parent[b] = a
+
+    counts: dict[str, dict[int, int]] = {habitat: {} for habitat in HABITATS}
+    for i, h in enumerate(order):
+        for habitat in TILES[tiles[h][0]].habitats:
+            top = root(parents[habitat], i)
+            sizes = counts[habitat]
+            sizes[top] = sizes.get(top, 0) + 1
+    return {habitat: sorted(counts[habitat].values(), reverse=True) for habitat in HABITATS}
+
+
+def largest_corridors(environment: Environment) -> dict[str, int]:
+    """Per habitat (in ``HABITATS`` order), the size of the largest corridor (0 if none)."""
+    return {habitat: sizes[0] if sizes else 0 for habitat, sizes in corridor_sizes(environment).items()}
+
+
+def majority_bonus(sizes: Sequence[int]) -> list[int]:
+    """One habitat's majority bonus per player, from each player's largest corridor.
+
+    RULES.md 5.1: "2 players: the larger scores 2; a tie gives 1 each. 3-4 players:
+    the largest scores 3 and the second largest 1. A two-way tie for largest gives 2
+    each and nobody scores second; a tie of three or more for largest gives 1 each
+    and nobody scores second; a tie for second gives nothing. A player whose largest
+    corridor of H has size 0 never earns H's bonus. "Second" is the next size below
+    the largest, held by exactly one player: sizes 7, 5, 5, 2 in a 4-player game give
+    3, 0, 0, 0 (the 2 does not move up)."
+
+    Solo games have no majority bonus (all zeros; see :func:`solo_bonus`).
+    """
+    players = len(sizes)
+    if not 1 <= players <= MAX_PLAYERS:
+        raise ValueError(f"majority bonuses are for 1 to {MAX_PLAYERS} players, not {players}")
+    bonus = [0] * players
+    top = max(sizes)
+    if players == 1 or top <= 0:
+        return bonus
+    leaders = [i for i, size in enumerate(sizes) if size == top]
+    if players == 2:
+        for i in leaders:
+            bonus[i] = TWO_PLAYER_BONUS[len(leaders) - 1]
+        return bonus
+    if len(leaders) > 1:
+        for i in leaders:
+            bonus[i] = SHARED_FIRST_BONUS.get(len(leaders), CROWDED_FIRST_BONUS)
+        return bonus
+    bonus[leaders[0]] = FIRST_BONUS
+    second = max((size for size in sizes if size < top), default=0)
+    runners_up = [i for i, size in enumerate(sizes) if size == second]
+    if second > 0 and len(runners_up) == 1:
+        bonus[runners_up[0]] = SECOND_BONUS
+    return bonus
+
+
+def habitat_bonuses(largest: Sequence[Mapping[str, int]], options: GameOptions) -> list[dict[str, int]]:
+    """Per player and habitat, the majority bonus (2-4 players) or the solo bonus (1 player).
+
+    ``largest`` holds each player's largest corridor per habitat. With
+    ``options.majority_bonus`` off (RULES.md 5.8) nobody gets a habitat bonus, the solo
+    bonus included.
+    """
+    if not options.majority_bonus:
+        return [dict.fromkeys(HABITATS, 0) for _ in largest]
+    if len(largest) == 1:
+        return [solo_bonus(largest[0])]
+    per_habitat = {habitat: majority_bonus([p[habitat] for p in largest]) for habitat in HABITATS}
+    return [{habitat: per_habitat[habitat][i] for habitat in HABITATS} for i in range(len(largest))]
+
+
+def solo_bonus(largest: Mapping[str, int]) -> dict[str, int]:
+    """RULES.md 5.1: "**Solo**: no majority bonus; instead +2 for each habitat whose
+    largest corridor has 7 or more tiles."
+    """
+    return {habitat: SOLO_BONUS if largest[habitat] >= SOLO_BONUS_SIZE else 0 for habitat in HABITATS}

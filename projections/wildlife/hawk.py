@@ -1,0 +1,108 @@
+"""Hawk cards A-D (RULES.md 5.6).
+
+"A **line of sight** joins two hawks on the same straight hex axis that are **not
+adjacent**, with no hawk between them. Other wildlife, empty tiles and hexes without
+tiles do not block it."
+
+Lines of sight are found per axis line: the hawks of one line, sorted along it, see
+each consecutive hawk that is at least two steps away. Hawk D's best choice of
+disjoint pairs is an exact maximum-weight matching
+(:mod:`cascadia.projections.wildlife.matching`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Mapping
+from itertools import pairwise
+
+from cascadia.domain.hexgrid import Hex, distance
+from cascadia.projections.wildlife.groups import Tokens, points, tokens_of
+from cascadia.projections.wildlife.matching import best_pairing
+
+HAWK = "hawk"
+
+ISOLATED_POINTS = (0, 2, 5, 8, 11, 14, 18, 22, 26)
+"""Hawk A by the number of hawks adjacent to no hawk, ``8+`` -> 26."""
+SIGHTED_POINTS = (0, 0, 5, 9, 12, 16, 20, 24, 28)
+"""Hawk B by the number of isolated hawks with a line of sight, ``8+`` -> 28."""
+LINE_OF_SIGHT_POINTS = 3
+"""Hawk C per line of sight."""
+PAIR_POINTS = (0, 4, 7, 9)
+"""Hawk D per pair by distinct species strictly between, ``3+`` -> 9."""
+
+
+def lines_of_sight(hawks: Collection[Hex]) -> list[tuple[Hex, Hex]]:
+    """Every line of sight between ``hawks``, each once."""
+    lines: defaultdict[tuple[int, int], list[tuple[int, Hex]]] = defaultdict(list)
+    for h in hawks:
+        q, r = h
+        lines[(0, r)].append((q, h))  # axis E-W: same r, ordered by q
+        lines[(1, q)].append((r, h))  # axis SE-NW: same q, ordered by r
+        lines[(2, q + r)].append((q, h))  # axis NE-SW: same q + r, ordered by q
+    sight = []
+    for line in lines.values():
+        if len(line) > 1:
+            line.sort()
+            for (p, a), (s, b) in pairwise(line):
+                if s - p > 1:
+                    sight.append((a, b))
+    return sight
+
+
+def between(a: Hex, b: Hex) -> list[Hex]:
+    """The hexes strictly between ``a`` and ``b`` on their common axis."""
+    steps = distance(a, b)
+    dq, dr = (b[0] - a[0]) // steps, (b[1] - a[1]) // steps
+    return [(a[0] + k * dq, a[1] + k * dr) for k in range(1, steps)]
+
+
+def isolated(tokens: Tokens) -> set[Hex]:
+    """The hawks adjacent to no other hawk."""
+    return {group[0] for group in tokens.groups(HAWK) if len(group) == 1}
+
+
+def hawk_a(wildlife: Mapping[Hex, str]) -> int:
+    """Hawk A.
+
+    RULES.md 5.6: "count hawks adjacent to no other hawk. 1 → 2, 2 → 5, 3 → 8,
+    4 → 11, 5 → 14, 6 → 18, 7 → 22, 8+ → 26."
+    """
+    return points(ISOLATED_POINTS, len(isolated(tokens_of(wildlife))))
+
+
+def hawk_b(wildlife: Mapping[Hex, str]) -> int:
+    """Hawk B.
+
+    RULES.md 5.6: "count hawks adjacent to no other hawk **and** with a line of sight
+    to another hawk (that hawk need not be isolated). 0-1 → 0, 2 → 5, 3 → 9, 4 → 12,
+    5 → 16, 6 → 20, 7 → 24, 8+ → 28."
+    """
+    tokens = tokens_of(wildlife)
+    alone = isolated(tokens)
+    seen = {h for pair in lines_of_sight(tokens.cells(HAWK)) for h in pair}
+    return points(SIGHTED_POINTS, len(alone & seen))
+
+
+def hawk_c(wildlife: Mapping[Hex, str]) -> int:
+    """Hawk C.
+
+    RULES.md 5.6: "3 per line of sight (a hawk may be in several)."
+    """
+    return LINE_OF_SIGHT_POINTS * len(lines_of_sight(tokens_of(wildlife).cells(HAWK)))
+
+
+def hawk_d(wildlife: Mapping[Hex, str]) -> int:
+    """Hawk D.
+
+    RULES.md 5.6: "choose disjoint pairs of hawks joined by a line of sight,
+    maximising the total; each pair scores by the number of distinct species on
+    tokens strictly between them: 1 → 4, 2 → 7, 3+ → 9 (0 → 0)."
+    """
+    tokens = tokens_of(wildlife)
+    raw = tokens.raw
+    pairs = []
+    for a, b in lines_of_sight(tokens.cells(HAWK)):
+        species = {raw[h] for h in between(a, b) if h in raw}
+        pairs.append((a, b, points(PAIR_POINTS, len(species))))
+    return best_pairing(pairs)
