@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from cascadia.bots.base import bot_stream
 from cascadia.domain.game import Game
-from cascadia.domain.hexgrid import distinct_rotations
 
 
 class RandomBot:
@@ -29,7 +28,8 @@ class RandomBot:
         while (actions := game.nature_actions()) and self._chance(3):
             action = self._pick(actions)
             if action == "wipe":
-                slots = [s for s in range(4) if self._chance(2)] or [self._rng.next(4)]
+                size = len(game.state.market_wildlife)
+                slots = [s for s in range(size) if self._chance(2)] or [self._rng.next(size)]
                 game.spend_nature("wipe", slots)
             else:
                 game.spend_nature("free_choice")
@@ -38,10 +38,8 @@ class RandomBot:
         token_first = self._chance(4)
         if token_first:
             self._place_wildlife(game)
-        q, r = self._pick(game.legal_tile_positions())
-        tile = game.state.turn_state.taken_tile
-        assert tile is not None
-        game.place_tile(q, r, self._pick(list(distinct_rotations(tile))))
+        (q, r), rotation = self._pick(game.legal_tile_placements())
+        game.place_tile(q, r, rotation)
         if not token_first:
             self._place_wildlife(game)
 

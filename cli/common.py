@@ -13,8 +13,8 @@ from cascadia.domain.store import GameStore
 from eventsourcing.persistence import PersistenceError
 from rich.console import Console
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 HomeOption = Annotated[
     str | None,

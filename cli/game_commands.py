@@ -9,23 +9,36 @@ import typer
 from cascadia.bots.registry import make_bots, play_game, seat_bots
 from cascadia.cli.common import HomeOption, JsonOption, console, open_store, print_json
 from cascadia.domain.game import Game, derive_game_id
-from cascadia.domain.options import GameOptions
+from cascadia.domain.errors import InvalidOptionError
+from cascadia.domain.options import RESTRICTIONS, GameOptions
 from cascadia.domain.timeline import through_turn
 from cascadia.projections.render import render_bag, render_environment, render_market
-from cascadia.projections.state_view import state_view
+from cascadia.projections.state_view import state_view, visible_secret_cards
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 
 def options_from_flags(
-    cards: str, balanced_bag: bool, salmon_runs: str, elk_rings: str, no_majority: bool
+    cards: str,
+    balanced_bag: bool,
+    salmon_runs: str,
+    elk_rings: str,
+    no_majority: bool,
+    rules: list[str] | None = None,
 ) -> GameOptions:
+    restrictions = {}
+    for name in rules or []:
+        key = name.strip().replace("-", "_")
+        if key not in RESTRICTIONS:
+            raise InvalidOptionError(f"unknown rule {name!r}; choose from {', '.join(RESTRICTIONS)}")
+        restrictions[key] = True
     return GameOptions(
         cards=cards,
         balanced_bag=balanced_bag,
         salmon_runs=salmon_runs,
         elk_rings=elk_rings,
         majority_bonus=not no_majority,
+        **restrictions,
     )
 
 
@@ -47,11 +60,15 @@ def simulate(
     salmon_runs: Annotated[str, typer.Option("--salmon-runs", help="strict or lenient.")] = "strict",
     elk_rings: Annotated[str, typer.Option("--elk-rings", help="arc or any-subset.")] = "arc",
     no_majority: Annotated[bool, typer.Option("--no-majority", help="No habitat majority bonuses.")] = False,
+    rule: Annotated[
+        list[str] | None,
+        typer.Option("--rule", help="A rule restriction of RULES.md 7 (repeatable), e.g. must_match."),
+    ] = None,
     json_output: JsonOption = False,
     home: HomeOption = None,
 ) -> None:
     """Play N games with bots and store them (seeds S, S+1, ...)."""
-    options = options_from_flags(cards, balanced_bag, salmon_runs, elk_rings, no_majority)
+    options = options_from_flags(cards, balanced_bag, salmon_runs, elk_rings, no_majority, rule)
     names = seat_bots(bot, players)
     make_bots(names, seed)  # unknown bot names fail before anything is stored
     Game.start(seed, names, options)  # so do impossible setups (e.g. balanced bag for 4)
@@ -110,6 +127,9 @@ def show(
         int | None,
         typer.Option("--turn", "-t", help="State at the end of this turn (0: after setup)."),
     ] = None,
+    as_player: Annotated[
+        int | None, typer.Option("--as-player", help="Show only what this seat may see (secret cards).")
+    ] = None,
     json_output: JsonOption = False,
     home: HomeOption = None,
 ) -> None:
@@ -120,18 +140,28 @@ def show(
         events = list(through_turn(events, turn))
     state = Game.replay(events).state
     if json_output:
-        print_json(state_view(state))
+        print_json(state_view(state, as_player))
         return
     status = (
         "finished" if state.finished else f"turn {state.turn}, {state.players[state.current].name} to play"
     )
     console.print(f"game {state.game_id}  seed {state.seed}  {status}", markup=False)
     console.print("cards: " + ", ".join(f"{s} {c}" for s, c in state.cards.items()), markup=False)
+    if state.second_cards:
+        console.print(
+            "second set: " + ", ".join(f"{s} {c}" for s, c in state.second_cards.items()), markup=False
+        )
+    if changed := state.options.changed():
+        console.print("options: " + ", ".join(f"{k}={v}" for k, v in changed.items()), markup=False)
+    secrets = visible_secret_cards(state, as_player)
     if not state.finished:
         console.print(f"market: {render_market(state)}", markup=False)
     console.print(f"bag: {render_bag(state)}   stack: {state.stack_size}", markup=False)
     for seat, player in enumerate(state.players):
-        console.print(f"\nseat {seat} {player.name}: {player.nature_tokens} nature token(s)", markup=False)
+        secret = f", secret card {secrets[seat] or 'hidden'}" if secrets else ""
+        console.print(
+            f"\nseat {seat} {player.name}: {player.nature_tokens} nature token(s){secret}", markup=False
+        )
         console.print(render_environment(player.environment), markup=False)
 
 

@@ -69,6 +69,8 @@ class ScoringCardsDrawn(GameEvent):
 
     kind: ClassVar[str] = "draw"
     cards: dict[str, str]
+    second_cards: dict[str, str] | None = None
+    """RULES.md 7.6 (``two_card_sets``): the second set, one other letter per species."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,34 @@ class StarterTilesDealt(GameEvent):
 
     kind: ClassVar[str] = "draw"
     starters: list[int]
+
+
+@dataclass(frozen=True)
+class OpeningTilesDealt(GameEvent):
+    """RULES.md 7.7 (``no_starter``): instead of a starter tile, two random tiles from
+    the stack per seat, placed at ``(0, 0)`` and ``(1, 0)`` with rotation 0."""
+
+    kind: ClassVar[str] = "draw"
+    tiles: list[list[int]]
+
+
+@dataclass(frozen=True)
+class SecretCardsDealt(GameEvent):
+    """RULES.md 7.10 (``secret_cards``): the species of the card dealt face down to
+    each seat (different cards for different seats). The log keeps them; a player's
+    view of the state hides the others' until revealed."""
+
+    kind: ClassVar[str] = "draw"
+    species: list[str]
+
+
+@dataclass(frozen=True)
+class SecretCardRevealed(GameEvent):
+    """RULES.md 7.10: a secret card is revealed when its holder first spends a nature token."""
+
+    kind: ClassVar[str] = "flow"
+    player: int
+    species: str
 
 
 @dataclass(frozen=True)
@@ -224,6 +254,9 @@ EVENT_TYPES: dict[str, type[GameEvent]] = {
         TileStackPrepared,
         ScoringCardsDrawn,
         StarterTilesDealt,
+        OpeningTilesDealt,
+        SecretCardsDealt,
+        SecretCardRevealed,
         FirstPlayerChosen,
         MarketRefilled,
         OverpopulationWiped,

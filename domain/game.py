@@ -37,19 +37,27 @@ from cascadia.domain.errors import (
     TilePlacementError,
     WildlifePlacementError,
 )
-from cascadia.domain.hexgrid import Hex
+from cascadia.domain.hexgrid import Hex, distinct_rotations, neighbours, opposite, tile_edges
 from cascadia.domain.options import RULES_VERSION, GameOptions, parse_card_choice
 from cascadia.domain.rng import check_seed, draw
-from cascadia.domain.state import MARKET_SIZE, GameState, evolve
+from cascadia.domain.state import GameState, evolve
 
 GAME_ID_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/games")
 MAX_PLAYERS = 4
 NATURE_ACTIONS = ("free_choice", "wipe")
 
 
-def stack_size(players: int) -> int:
-    """RULES.md 3.2: ``20 x players + 3`` tiles, solo 43."""
-    return TURNS_PER_PLAYER * max(players, 2) + 3
+def stack_size(players: int, options: GameOptions | None = None) -> int:
+    """RULES.md 3.2: ``20 x players + 3`` tiles, solo 43, so that the stack runs out
+    after exactly 20 turns per player.
+
+    ``market_of_three`` (RULES.md 7.5) reveals one tile fewer at setup, so the stack has
+    one tile fewer and the game still lasts 20 turns each. ``no_starter`` (7.7) deals
+    the two opening tiles per player "from the stack", as the rule says; the stack keeps
+    its size (four players could not have 20 turns each otherwise: 91 > 85 tiles), so
+    such a game ends by the same rule (4.5) after 18 turns per player (solo: 19)."""
+    options = options or GameOptions()
+    return TURNS_PER_PLAYER * max(players, 2) + options.market_size - 1
 
 
 def derive_game_id(seed: int, names: Sequence[str], options: GameOptions) -> UUID:
@@ -156,19 +164,38 @@ class Game:
             options=options.to_dict(),
             rules_version=RULES_VERSION,
         )
-        self._emit(ev.TileStackPrepared, size=stack_size(len(names)))
+        self._emit(ev.TileStackPrepared, size=stack_size(len(names), options))
+        self._draw_cards(options)
+        draws = _Draws(self.state)
+        if options.no_starter:
+            tiles = [[draws.tile(), draws.tile()] for _ in names]
+            self._emit(ev.OpeningTilesDealt, tiles=tiles)
+        else:
+            remaining = list(range(STARTER_COUNT))
+            starters = [remaining.pop(draws.next(len(remaining))) for _ in names]
+            self._emit(ev.StarterTilesDealt, starters=starters)
+        if options.secret_cards:
+            draws = _Draws(self.state)
+            species = list(WILDLIFE)
+            self._emit(ev.SecretCardsDealt, species=[species.pop(draws.next(len(species))) for _ in names])
+        self._refill()
+        self._emit(ev.FirstPlayerChosen, seat=_Draws(self.state).next(len(names)))
+        self._wipe_four_of_a_kind()
+
+    def _draw_cards(self, options: GameOptions) -> None:
+        """RULES.md 3.3: one card per species (A-D at random unless chosen); with
+        ``two_card_sets`` (7.6) a second set, one of the other three letters per species."""
         draws = _Draws(self.state)
         cards = parse_card_choice(options.cards) or {
             species: CARD_LETTERS[draws.next(len(CARD_LETTERS))] for species in WILDLIFE
         }
-        self._emit(ev.ScoringCardsDrawn, cards=cards)
-        draws = _Draws(self.state)
-        remaining = list(range(STARTER_COUNT))
-        starters = [remaining.pop(draws.next(len(remaining))) for _ in names]
-        self._emit(ev.StarterTilesDealt, starters=starters)
-        self._refill()
-        self._emit(ev.FirstPlayerChosen, seat=_Draws(self.state).next(len(names)))
-        self._wipe_four_of_a_kind()
+        second = None
+        if options.two_card_sets:
+            second = {}
+            for species in WILDLIFE:
+                others = [letter for letter in CARD_LETTERS if letter != cards[species]]
+                second[species] = others[draws.next(len(others))]
+        self._emit(ev.ScoringCardsDrawn, cards=cards, second_cards=second)
 
     @classmethod
     def replay(cls, events: Iterable[ev.GameEvent], game_id: UUID | None = None) -> Game:
@@ -202,13 +229,18 @@ class Game:
         return self.state.current
 
     def nature_cost(self) -> int:
-        """Nature tokens one action costs (RULES.md 4.2)."""
-        return 1
+        """Nature tokens one action costs (RULES.md 4.2; 2 with ``nature_cost_two``)."""
+        return self.state.options.nature_cost
 
     def can_wipe_three(self) -> bool:
         """RULES.md 4.1: exactly three market tokens alike, not yet wiped this turn,
-        nothing taken yet."""
-        return self._three_alike_slots() is not None and self._before_taking_ok()
+        nothing taken yet (never with ``market_of_three``, RULES.md 7.5)."""
+        return (
+            not self.state.options.market_of_three
+            and not self.state.turn_state.three_wipe_used
+            and self._three_alike_slots() is not None
+            and self._before_taking_ok()
+        )
 
     def nature_actions(self) -> list[str]:
         """What the active player's nature tokens can buy now (RULES.md 4.2)."""
@@ -224,22 +256,45 @@ class Game:
         state = self.state
         if state.finished or state.turn_state.has_taken:
             return []
-        slots = [s for s in range(MARKET_SIZE) if state.market_tiles[s] is not None]
-        tokens = [s for s in range(MARKET_SIZE) if state.market_wildlife[s] is not None]
+        slots = [s for s, tile in enumerate(state.market_tiles) if tile is not None]
+        tokens = [s for s, token in enumerate(state.market_wildlife) if token is not None]
         if state.turn_state.free_choice:
             return [(t, w) for t in slots for w in tokens]
         return [(s, s) for s in slots if s in tokens]
 
     def legal_tile_positions(self) -> list[Hex]:
-        """Empty hexes next to one of the active player's tiles (RULES.md 4.3)."""
-        return self.state.active.environment.open_hexes()
+        """Empty hexes next to one of the active player's tiles (RULES.md 4.3) where the
+        held tile fits in at least one rotation under the game's restrictions."""
+        if not self._restricts_placement():
+            return self.state.active.environment.open_hexes()
+        return sorted({h for h, _ in self.legal_tile_placements()})
+
+    def legal_tile_placements(self) -> list[tuple[Hex, int]]:
+        """Every ``(hex, rotation)`` where the held tile may go (one rotation for a keystone).
+
+        With ``must_match`` / ``must_not_match`` (RULES.md 7.1-7.2) only the placements
+        that keep the restriction; the rules are silent on a tile that fits nowhere under
+        it, and then (our ruling) every adjacent placement is allowed."""
+        tile = self.state.turn_state.taken_tile
+        if tile is None:
+            return []
+        environment = self.state.active.environment
+        every = [(h, rot) for h in environment.open_hexes() for rot in distinct_rotations(tile)]
+        if not self._restricts_placement():
+            return every
+        kept = [(h, rot) for h, rot in every if self._keeps_restriction(h, tile, rot)]
+        return kept or every
 
     def legal_wildlife_targets(self) -> list[Hex]:
-        """The active player's tiles that can take the held token now (RULES.md 4.3)."""
+        """The active player's tiles that can take the held token now (RULES.md 4.3; not
+        the tile placed this turn with ``no_token_on_new_tile``, RULES.md 7.9)."""
         ts = self.state.turn_state
         if ts.taken_wildlife is None or ts.wildlife_done:
             return []
-        return self.state.active.environment.wildlife_targets(ts.taken_wildlife)
+        targets = self.state.active.environment.wildlife_targets(ts.taken_wildlife)
+        if self.state.options.no_token_on_new_tile and ts.tile_hex in targets:
+            targets.remove(ts.tile_hex)
+        return targets
 
     # -- commands --------------------------------------------------------------------
 
@@ -247,6 +302,11 @@ class Game:
         """RULES.md 4.1, optional, once per turn: set aside exactly three alike tokens,
         draw three replacements, return the three; a four of a kind then follows."""
         self._check_before_taking("wipe three of a kind")
+        if self.state.options.market_of_three:
+            raise OverpopulationError(
+                "with a market of three, three alike is the mandatory wipe and there is no "
+                "optional wipe (RULES.md 7.5)"
+            )
         if self.state.turn_state.three_wipe_used:
             raise OverpopulationError("the three-of-a-kind wipe may be used once per turn (RULES.md 4.1)")
         slots = self._three_alike_slots()
@@ -274,14 +334,14 @@ class Game:
                 raise NatureTokenError("free choice takes no slots")
             if self.state.turn_state.free_choice:
                 raise NatureTokenError("free choice is already bought this turn")
-            self._emit(ev.NatureTokenSpent, player=self.state.current, action=action, cost=cost)
+            self._pay_nature(action, cost)
             return
         chosen = sorted(set(slots or ()))
         if not chosen or len(chosen) != len(slots or ()):
             raise NatureTokenError("a wipe needs a non-empty set of distinct market slots (RULES.md 4.2)")
         for slot in chosen:
             self._check_slot(slot, self.state.market_wildlife, "token", NatureTokenError)
-        self._emit(ev.NatureTokenSpent, player=self.state.current, action=action, cost=cost)
+        self._pay_nature(action, cost)
         self._wipe(ev.WildlifeReplaced, chosen)
         self._wipe_four_of_a_kind()
 
@@ -326,6 +386,17 @@ class Game:
             raise TilePlacementError(
                 f"hex ({q}, {r}) does not share an edge with any of your tiles (RULES.md 4.3)"
             )
+        tile = ts.taken_tile
+        if (
+            self._restricts_placement()
+            and not self._keeps_restriction((q, r), tile, rotation)
+            and any(self._keeps_restriction(h, tile, rot) for h, rot in self.legal_tile_placements())
+        ):
+            if self.state.options.must_match:
+                rule = "must touch at least one edge of the same habitat (must_match, RULES.md 7.1)"
+            else:
+                rule = "must not touch any edge of the same habitat (must_not_match, RULES.md 7.2)"
+            raise TilePlacementError(f"the tile at ({q}, {r}) rotation {rotation} {rule}")
         self._emit(
             ev.TilePlaced,
             player=self.state.current,
@@ -356,6 +427,11 @@ class Game:
         if species not in tile.wildlife:
             raise WildlifePlacementError(
                 f"the tile at ({q}, {r}) shows {', '.join(tile.wildlife)}, not {species} (RULES.md 4.3)"
+            )
+        if self.state.options.no_token_on_new_tile and ts.tile_hex == (q, r):
+            raise WildlifePlacementError(
+                f"the token may not go on the tile placed this turn at ({q}, {r}) "
+                "(no_token_on_new_tile, RULES.md 7.9)"
             )
         player = self.state.current
         self._emit(ev.WildlifePlaced, player=player, wildlife=species, q=q, r=r)
@@ -399,6 +475,21 @@ class Game:
         if row[slot] is None:
             raise error(f"market slot {slot} holds no {what}")
 
+    def _restricts_placement(self) -> bool:
+        options = self.state.options
+        return options.must_match or options.must_not_match
+
+    def _keeps_restriction(self, h: Hex, tile: int, rotation: int) -> bool:
+        """Whether a tile at ``h`` keeps ``must_match`` (some touching edge of the same
+        habitat) or ``must_not_match`` (no touching edge of the same habitat)."""
+        environment = self.state.active.environment
+        edges = tile_edges(tile, rotation)
+        matches = any(
+            n in environment.tiles and edges[i] == environment.edges(n)[opposite(i)]
+            for i, n in enumerate(neighbours(h))
+        )
+        return matches if self.state.options.must_match else not matches
+
     def _three_alike_slots(self) -> list[int] | None:
         market = self.state.market_wildlife
         for species in set(market):
@@ -408,6 +499,14 @@ class Game:
         return None
 
     # -- event emission and the flow of a turn --------------------------------------------
+
+    def _pay_nature(self, action: str, cost: int) -> None:
+        """Spend nature tokens; with ``secret_cards`` the first spend reveals the card."""
+        state = self.state
+        seat = state.current
+        if state.secret_cards and not state.secret_revealed[seat]:
+            self._emit(ev.SecretCardRevealed, player=seat, species=state.secret_cards[seat])
+        self._emit(ev.NatureTokenSpent, player=seat, action=action, cost=cost)
 
     def _emit(self, cls: type[ev.GameEvent], **payload: Any) -> None:
         event = cls(self.state.game_id, self.state.version + 1, **payload)
@@ -447,7 +546,7 @@ class Game:
         state = self.state
         draws = _Draws(state)
         fills = []
-        for slot in range(MARKET_SIZE):
+        for slot in range(len(state.market_tiles)):
             tile = draws.tile() if state.market_tiles[slot] is None else None
             wildlife = draws.wildlife() if state.market_wildlife[slot] is None else None
             if tile is not None or wildlife is not None:

@@ -15,7 +15,19 @@ from cascadia.domain.errors import InvalidOptionError
 RULES_VERSION = "cascadia-rules-1"
 """The version of RULES.md this engine implements; stored with every game."""
 
-CARD_MODES = ("random", "all-a", "family", "intermediate", "explicit")
+RESTRICTIONS: tuple[str, ...] = (
+    "must_match",
+    "must_not_match",
+    "corridors_of_three",
+    "corridors_min_five",
+    "market_of_three",
+    "two_card_sets",
+    "no_starter",
+    "nature_cost_two",
+    "no_token_on_new_tile",
+    "secret_cards",
+)
+"""The ten rule-restriction options of RULES.md section 7, in its order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,16 +44,48 @@ class GameOptions:
     salmon_runs: str = "strict"
     elk_rings: str = "arc"
     majority_bonus: bool = True
+    # The rule-restriction options of RULES.md section 7.
+    must_match: bool = False
+    must_not_match: bool = False
+    corridors_of_three: bool = False
+    corridors_min_five: bool = False
+    market_of_three: bool = False
+    two_card_sets: bool = False
+    no_starter: bool = False
+    nature_cost_two: bool = False
+    no_token_on_new_tile: bool = False
+    secret_cards: bool = False
 
     def __post_init__(self) -> None:
-        parse_card_choice(self.cards)
+        choice = parse_card_choice(self.cards)
+        if self.must_match and self.must_not_match:
+            raise InvalidOptionError("must_match and must_not_match exclude each other")
+        if self.corridors_of_three and self.corridors_min_five:
+            raise InvalidOptionError("corridors_of_three and corridors_min_five exclude each other")
+        if self.two_card_sets and (choice is not None and choice["bear"] in VARIANT_CARDS):
+            raise InvalidOptionError("two_card_sets needs lettered cards, not a variant card")
         if self.salmon_runs not in ("strict", "lenient"):
             raise InvalidOptionError(f"salmon_runs must be 'strict' or 'lenient', not {self.salmon_runs!r}")
         if self.elk_rings not in ("arc", "any-subset"):
             raise InvalidOptionError(f"elk_rings must be 'arc' or 'any-subset', not {self.elk_rings!r}")
 
+    @property
+    def market_size(self) -> int:
+        """RULES.md 7.5: three pairs with ``market_of_three``, else four."""
+        return 3 if self.market_of_three else 4
+
+    @property
+    def nature_cost(self) -> int:
+        """RULES.md 7.8: each nature-token action costs 2 with ``nature_cost_two``, else 1."""
+        return 2 if self.nature_cost_two else 1
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def changed(self) -> dict[str, Any]:
+        """The options that differ from the defaults."""
+        default = GameOptions()
+        return {k: v for k, v in asdict(self).items() if getattr(default, k) != v}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameOptions:

@@ -29,6 +29,8 @@ from cascadia.domain.errors import CascadiaError
 from cascadia.domain.options import GameOptions
 
 MARKET_SIZE = 4
+OPENING_POSITIONS: tuple[tuple[int, int], ...] = ((0, 0), (1, 0))
+"""Where the two opening tiles of ``no_starter`` go (RULES.md 7.7 says only 'adjacent')."""
 SPECIES_INDEX = {species: i for i, species in enumerate(WILDLIFE)}
 
 
@@ -76,6 +78,9 @@ class GameState:
     version: int = 0
     draw_position: int = 0
     cards: dict[str, str] = field(default_factory=dict)
+    second_cards: dict[str, str] | None = None
+    secret_cards: list[str | None] = field(default_factory=list)
+    secret_revealed: list[bool] = field(default_factory=list)
     unrevealed: list[int] = field(default_factory=lambda: list(range(HABITAT_TILE_COUNT)))
     stack_size: int = 0
     bag: list[int] = field(default_factory=lambda: [TOKENS_PER_SPECIES] * len(WILDLIFE))
@@ -117,6 +122,9 @@ class GameState:
             version=self.version,
             draw_position=self.draw_position,
             cards=dict(self.cards),
+            second_cards=dict(self.second_cards) if self.second_cards else None,
+            secret_cards=list(self.secret_cards),
+            secret_revealed=list(self.secret_revealed),
             unrevealed=list(self.unrevealed),
             stack_size=self.stack_size,
             bag=list(self.bag),
@@ -175,6 +183,9 @@ def _game_started(state: GameState, e: ev.GameStarted) -> None:
     state.rules_version = e.rules_version
     state.players = [PlayerState(name) for name in e.names]
     state.bag = [initial_tokens_per_species(state.options, e.players)] * len(WILDLIFE)
+    size = state.options.market_size
+    state.market_tiles = [None] * size
+    state.market_wildlife = [None] * size
 
 
 def _stack_prepared(state: GameState, e: ev.TileStackPrepared) -> None:
@@ -185,6 +196,33 @@ def _cards_drawn(state: GameState, e: ev.ScoringCardsDrawn) -> None:
     state.cards = dict(e.cards)
     if state.options.cards == "random":
         state.draw_position += len(WILDLIFE)
+    if e.second_cards is not None:
+        state.second_cards = dict(e.second_cards)
+        state.draw_position += len(WILDLIFE)
+
+
+def _opening_tiles(state: GameState, e: ev.OpeningTilesDealt) -> None:
+    if len(e.tiles) != len(state.players):
+        raise CorruptEventError("two opening tiles per player expected")
+    for player, tiles in zip(state.players, e.tiles, strict=True):
+        for position, tile in zip(OPENING_POSITIONS, tiles, strict=True):
+            _reveal_tile(state, tile)
+            player.environment.tiles[position] = (tile, 0)
+            state.draw_position += 1
+
+
+def _secret_cards(state: GameState, e: ev.SecretCardsDealt) -> None:
+    if len(e.species) != len(state.players):
+        raise CorruptEventError("one secret card per player expected")
+    state.secret_cards = list(e.species)
+    state.secret_revealed = [False] * len(e.species)
+    state.draw_position += len(e.species)
+
+
+def _secret_revealed(state: GameState, e: ev.SecretCardRevealed) -> None:
+    if state.secret_cards[e.player] != e.species:
+        raise CorruptEventError(f"seat {e.player}'s secret card is not {e.species}")
+    state.secret_revealed[e.player] = True
 
 
 def _starters_dealt(state: GameState, e: ev.StarterTilesDealt) -> None:
@@ -314,6 +352,9 @@ _EVOLVERS: dict[type, Callable[[GameState, Any], None]] = {
     ev.TileStackPrepared: _stack_prepared,
     ev.ScoringCardsDrawn: _cards_drawn,
     ev.StarterTilesDealt: _starters_dealt,
+    ev.OpeningTilesDealt: _opening_tiles,
+    ev.SecretCardsDealt: _secret_cards,
+    ev.SecretCardRevealed: _secret_revealed,
     ev.FirstPlayerChosen: _first_player,
     ev.MarketRefilled: _market_refilled,
     ev.OverpopulationWiped: _overpopulation,

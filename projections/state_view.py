@@ -22,8 +22,18 @@ def environment_view(environment: Environment) -> list[dict[str, Any]]:
     ]
 
 
-def state_view(state: GameState) -> dict[str, Any]:
-    """The full public state of a game after its last applied event."""
+def visible_secret_cards(state: GameState, viewer: int | None) -> list[str | None]:
+    """RULES.md 7.10: each seat's secret card as ``viewer`` sees it: its own, and the
+    others' once revealed (``None`` while hidden). ``viewer=None`` sees everything."""
+    return [
+        card if viewer is None or seat == viewer or state.secret_revealed[seat] else None
+        for seat, card in enumerate(state.secret_cards)
+    ]
+
+
+def state_view(state: GameState, viewer: int | None = None) -> dict[str, Any]:
+    """The state of a game after its last applied event, as seat ``viewer`` may see it
+    (``None``: everything the log holds)."""
     ts = state.turn_state
     return {
         "game_id": str(state.game_id),
@@ -31,6 +41,8 @@ def state_view(state: GameState) -> dict[str, Any]:
         "rules_version": state.rules_version,
         "options": state.options.to_dict(),
         "cards": state.cards,
+        "second_cards": state.second_cards,
+        "secret_cards": visible_secret_cards(state, viewer),
         "version": state.version,
         "turn": state.turn,
         "finished": state.finished,

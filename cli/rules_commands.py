@@ -1,0 +1,59 @@
+"""``cascadia rules``: the rules version, every option and its default."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+import typer
+from rich.table import Table
+
+from cascadia.cli.common import JsonOption, console, print_json
+from cascadia.domain.options import RESTRICTIONS, RULES_VERSION, GameOptions
+
+OPTION_HELP = {
+    "cards": "scoring cards: random, all-a, family, intermediate, or letters like A,B,C,D,A (3.3)",
+    "balanced_bag": "5 tokens per species per player; 2-3 players only (3.1)",
+    "salmon_runs": "strict: a group with a salmon touching 3+ salmon scores nothing; lenient (5.5)",
+    "elk_rings": "arc: elk D formations are connected arcs; any-subset allows gaps (5.4)",
+    "majority_bonus": "habitat majority bonuses (5.1); may be off for Family/Intermediate (5.8)",
+    "must_match": "each new tile touches at least one same-habitat edge (7.1)",
+    "must_not_match": "no new tile touches a same habitat; corridors not scored (7.2)",
+    "corridors_of_three": "3 points per corridor of exactly 3 tiles, nothing else (7.3)",
+    "corridors_min_five": "a largest corridor under 5 tiles scores 0 (7.4)",
+    "market_of_three": "3 pairs; three alike is the mandatory wipe (7.5)",
+    "two_card_sets": "two card sets; each player scored under the better one (7.6)",
+    "no_starter": "two random opening tiles from the stack instead of a starter (7.7)",
+    "nature_cost_two": "each nature-token action costs 2 (7.8)",
+    "no_token_on_new_tile": "the token may not go on the tile placed this turn (7.9)",
+    "secret_cards": "one card dealt face down to each player, revealed on first spend (7.10)",
+}
+
+
+def rules(json_output: JsonOption = False) -> None:
+    """Print the rules version and every game option with its default."""
+    default = GameOptions()
+    rows = [
+        {
+            "option": f.name,
+            "default": getattr(default, f.name),
+            "restriction": f.name in RESTRICTIONS,
+            "meaning": OPTION_HELP[f.name],
+        }
+        for f in fields(GameOptions)
+    ]
+    if json_output:
+        print_json({"rules_version": RULES_VERSION, "options": rows})
+        return
+    console.print(f"rules version: {RULES_VERSION} (sections refer to RULES.md)")
+    table = Table("option", "default", "meaning")
+    for row in rows:
+        table.add_row(row["option"], str(row["default"]), row["meaning"])
+    console.print(table)
+    console.print(
+        "simulate sets them with --cards, --balanced-bag, --salmon-runs, --elk-rings, "
+        "--no-majority and --rule NAME (repeatable) for the restrictions."
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("rules")(rules)
