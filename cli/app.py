@@ -13,7 +13,10 @@ import sys
 import typer
 from cascadia.cli.common import run_app
 
-COMMAND_MODULES = ("cascadia.cli.game_commands",)
+COMMAND_MODULES = (
+    "cascadia.cli.game_commands",
+    "cascadia.cli.rules_commands",
+)
 
 app = typer.Typer(
     name="cascadia",
