@@ -1,0 +1,120 @@
+"""Benchmark: final scoring of random dense boards (issue 3 figures).
+
+Run: python tests/benchmarks/bench_scoring.py [--games 500] [--seed 3]
+
+Builds seeded random finished boards (a starter tile plus 20 tiles, each placed on
+a free hex chosen with weight 4^(tiled neighbours) so boards are compact, random
+rotations, 20 tokens chosen from each tile's symbols) and random cards, then prints
+the median microseconds of scoring one board (wildlife + corridors) and one
+4-player game (``score_game``: 4 boards, bonuses, ranks). Not collected by pytest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from cascadia.domain.components import CARD_LETTERS, HABITAT_TILE_COUNT, TILES, WILDLIFE, starter_layout
+from cascadia.domain.environment import Environment
+from cascadia.domain.hexgrid import neighbours
+from cascadia.domain.options import GameOptions
+from cascadia.projections.habitats import largest_corridors
+from cascadia.projections.scoresheet import score_game
+from cascadia.projections.wildlife import score_wildlife
+
+PLACED_TILES = 20
+TOKENS = 20
+PLAYERS = 4
+
+
+def random_board(rng: random.Random, tile_ids: list[int], starter: int) -> Environment:
+    """A compact random finished board from ``tile_ids`` (20 of them) and a starter."""
+    env = Environment()
+    for position, tile_id, rotation in starter_layout(starter):
+        env.tiles[position] = (tile_id, rotation)
+    for tile_id in tile_ids:
+        free = env.open_hexes()
+        weights = [4 ** sum(n in env.tiles for n in neighbours(h)) for h in free]
+        h = rng.choices(free, weights)[0]
+        env.tiles[h] = (tile_id, rng.randrange(6))
+    for h in rng.sample(sorted(env.tiles), TOKENS):
+        env.wildlife[h] = rng.choice(TILES[env.tiles[h][0]].wildlife)
+    return env
+
+
+def random_game(rng: random.Random) -> tuple[list[Environment], dict[str, str]]:
+    """Four boards dealt from one set of tiles, and a random card per species."""
+    tiles = rng.sample(range(HABITAT_TILE_COUNT), PLACED_TILES * PLAYERS)
+    starters = rng.sample(range(5), PLAYERS)
+    boards = [
+        random_board(rng, tiles[i * PLACED_TILES : (i + 1) * PLACED_TILES], starters[i])
+        for i in range(PLAYERS)
+    ]
+    return boards, {species: rng.choice(CARD_LETTERS) for species in WILDLIFE}
+
+
+def median_us(samples: list[float]) -> str:
+    q1, median, q3 = statistics.quantiles(samples, n=4)
+    spread = f"quartiles {q1 * 1e6:.1f}-{q3 * 1e6:.1f}, max {max(samples) * 1e6:.0f}"
+    return f"median {median * 1e6:8.1f} us ({spread})"
+
+
+def timed(work: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    work()
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=3)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    games = [random_game(rng) for _ in range(args.games)]
+    options = GameOptions()
+    uniform_sets = [dict.fromkeys(WILDLIFE, letter) for letter in CARD_LETTERS]
+
+    per_board, wildlife_only, corridors_only, per_game = [], [], [], []
+    for boards, cards in games:
+        for env in boards:
+            wildlife_only.append(
+                timed(lambda env=env, cards=cards: score_wildlife(env.wildlife, cards, options))
+            )
+            corridors_only.append(timed(lambda env=env: largest_corridors(env)))
+            per_board.append(
+                timed(
+                    lambda env=env, cards=cards: (
+                        score_wildlife(env.wildlife, cards, options),
+                        largest_corridors(env),
+                    )
+                )
+            )
+        per_game.append(
+            timed(lambda boards=boards, cards=cards: score_game(boards, [0] * PLAYERS, cards, options))
+        )
+    by_letter = {
+        cards["bear"]: [
+            timed(lambda env=env, cards=cards: score_wildlife(env.wildlife, cards, options))
+            for boards, _ in games
+            for env in boards
+        ]
+        for cards in uniform_sets
+    }
+
+    tokens = statistics.mean(len(env.wildlife) for boards, _ in games for env in boards)
+    tiles = statistics.mean(len(env.tiles) for boards, _ in games for env in boards)
+    print(f"{args.games} random 4-player games, {tiles:.0f} tiles and {tokens:.0f} tokens per board")
+    print(f"  per board, wildlife (5 random cards): {median_us(wildlife_only)}")
+    print(f"  per board, corridors:                 {median_us(corridors_only)}")
+    print(f"  per board, wildlife + corridors:      {median_us(per_board)}")
+    print(f"  per 4-player game, score_game:        {median_us(per_game)}")
+    for letter, samples in by_letter.items():
+        print(f"  per board, wildlife, all {letter} cards:     {median_us(samples)}")
+
+
+if __name__ == "__main__":
+    main()
