@@ -1,0 +1,345 @@
+"""Ingest finished games into the analytics tables: from game logs, from the event store
+and from games just played in memory.
+
+Ingest is incremental and idempotent: a game whose id is already in a committed batch
+is skipped, so running an ingest twice adds nothing. Games are decoded into columns
+(:mod:`cascadia.analytics.rows`) and written once per batch of
+:data:`DEFAULT_BATCH_GAMES` games (:mod:`cascadia.analytics.storage`).
+
+A log or stored game that cannot be read or replayed is reported as a :class:`Problem`
+(``corrupt``) and skipped; the rest goes on. A game that has not ended is reported as
+``unfinished`` and skipped (only finished games are analysed).
+
+``ingest --from-store`` follows the event store's notification log: it reads the
+``GameEnded`` notifications after the position recorded in ``analytics/tracking.json``,
+loads those games, and records the new position once their batch is committed, so a
+stopped ingest resumes where it stopped and an unfinished game is picked up when it ends.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal, Protocol
+
+from cascadia.analytics.rows import BatchColumns, UnfinishedGameError
+from cascadia.analytics.storage import AnalyticsStore, new_batch_id
+from cascadia.domain.errors import CascadiaError
+from cascadia.domain.events import GameEnded, GameEvent
+from cascadia.domain.game import Game
+from cascadia.domain.state import GameState
+from cascadia.domain.store import GameStore
+from cascadia.replays.format import EXTENSION, open_log
+from eventsourcing.utils import get_topic
+
+DEFAULT_BATCH_GAMES = 2000
+"""Games per batch (about 450 event rows each for 4 players): bounds the memory of an ingest."""
+NOTIFICATION_PAGE = 10_000
+DATA_ERRORS = (CascadiaError, ValueError, KeyError, IndexError, TypeError)
+"""What a damaged game can raise while it is replayed and scored: reported, then skipped."""
+
+
+class IngestPathError(CascadiaError):
+    """A path given to ingest that is neither a log file nor a folder."""
+
+
+class ProgressSink(Protocol):
+    """Where an ingest reports its progress (a progress bar, or nothing)."""
+
+    def start(self, total: int | None, description: str) -> None: ...
+
+    def advance(self, steps: int = 1) -> None: ...
+
+
+class _NoProgress:
+    def start(self, total: int | None, description: str) -> None:
+        pass
+
+    def advance(self, steps: int = 1) -> None:
+        pass
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A game or log that was skipped, and why."""
+
+    source: str
+    reason: str
+    kind: Literal["corrupt", "unfinished"]
+
+    def to_dict(self) -> dict[str, str]:
+        return {"source": self.source, "reason": self.reason, "kind": self.kind}
+
+
+@dataclass(slots=True)
+class IngestReport:
+    """What an ingest did."""
+
+    ingested: int = 0
+    already: int = 0
+    """Games skipped because they were ingested before."""
+    problems: list[Problem] = field(default_factory=list)
+    batches: list[str] = field(default_factory=list)
+    bytes_written: int = 0
+    seconds: float = 0.0
+
+    @property
+    def corrupt(self) -> list[Problem]:
+        return [p for p in self.problems if p.kind == "corrupt"]
+
+    @property
+    def unfinished(self) -> list[Problem]:
+        return [p for p in self.problems if p.kind == "unfinished"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ingested": self.ingested,
+            "already_ingested": self.already,
+            "corrupt": len(self.corrupt),
+            "unfinished": len(self.unfinished),
+            "problems": [p.to_dict() for p in self.problems],
+            "batches": list(self.batches),
+            "bytes_written": self.bytes_written,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def _reason(error: BaseException, source: str) -> str:
+    """The error as one line, without the source name when the message starts with it."""
+    text = " ".join(str(error).split()) or type(error).__name__
+    for prefix in (f"{source}: ", f"{source} "):
+        if text.startswith(prefix):
+            text = text[len(prefix) :]
+    if not isinstance(error, CascadiaError):
+        text = f"{type(error).__name__}: {text}"
+    return text
+
+
+class Ingest:
+    """One ingest run: hold the write lock, collect games into batches, commit them.
+
+    Use as a context manager; the last (partial) batch is committed on leaving, also
+    when the run is interrupted, so every game added before the interruption is kept::
+
+        with Ingest(home) as ingest:
+            for game in games:
+                ingest.add(game.collect_events(), game.state)
+        print(ingest.report.ingested)
+    """
+
+    def __init__(
+        self,
+        home: str | os.PathLike[str] | None = None,
+        batch_games: int = DEFAULT_BATCH_GAMES,
+        on_problem: Callable[[Problem], None] | None = None,
+    ) -> None:
+        self.storage = AnalyticsStore(home)
+        self.batch_games = max(1, batch_games)
+        self.on_problem = on_problem
+        self.report = IngestReport()
+        self._batch = BatchColumns()
+        self._known: set[str] = set()
+        self._tracking: tuple[str, int] | None = None
+        self._writing: Any = None
+        self._started = 0.0
+
+    def __enter__(self) -> Ingest:
+        self._started = time.perf_counter()
+        self._writing = self.storage.writing()
+        self._writing.__enter__()
+        self._known = self.storage.ingested_game_ids()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        try:
+            if kind is None or issubclass(kind, KeyboardInterrupt):
+                self.flush()
+        finally:
+            self.report.seconds = time.perf_counter() - self._started
+            self._writing.__exit__(kind, error, traceback)
+
+    # -- games -------------------------------------------------------------------------
+
+    def is_ingested(self, game_id: object) -> bool:
+        """Whether a game with this id is ingested (or waiting in the current batch)."""
+        return str(game_id) in self._known
+
+    def problem(self, source: str, error: BaseException) -> None:
+        """Record a skipped game or log."""
+        kind: Literal["corrupt", "unfinished"] = (
+            "unfinished" if isinstance(error, UnfinishedGameError) else "corrupt"
+        )
+        problem = Problem(source, _reason(error, source), kind)
+        self.report.problems.append(problem)
+        if self.on_problem is not None:
+            self.on_problem(problem)
+
+    def add(self, events: Sequence[GameEvent], state: GameState | None = None, source: str = "") -> bool:
+        """Add one finished game from its events (``state``: its final state, if at hand).
+
+        Returns whether it was added: ``False`` when it was ingested before, or when it
+        is unfinished or corrupt (then reported as a :class:`Problem`)."""
+        if not events:
+            self.problem(source or "game", CascadiaError("no events"))
+            return False
+        game_id = str(events[0].originator_id)
+        if game_id in self._known:
+            self.report.already += 1
+            return False
+        try:
+            self._batch.add_game(events, state)
+        except DATA_ERRORS as error:
+            self.problem(source or f"game {game_id}", error)
+            return False
+        self._known.add(game_id)
+        self.report.ingested += 1
+        if len(self._batch) >= self.batch_games:
+            self.flush()
+        return True
+
+    def flush(self) -> None:
+        """Commit the games collected so far as one batch (if any), then the tracking position."""
+        if len(self._batch):
+            batch = new_batch_id()
+            self.report.bytes_written += self.storage.write_batch(self._batch.tables(batch), batch)
+            self.report.batches.append(batch)
+            self._batch = BatchColumns()
+        if self._tracking is not None:
+            self.storage.save_tracking_position(*self._tracking)
+            self._tracking = None
+
+    # -- sources -----------------------------------------------------------------------
+
+    def add_games(
+        self, games: Iterable[Game | Sequence[GameEvent]], progress: ProgressSink | None = None
+    ) -> None:
+        """Add games played in memory: finished :class:`Game` objects whose events were
+        not collected yet (this collects them), or the event lists of finished games."""
+        progress = progress or _NoProgress()
+        for item in games:
+            if isinstance(item, Game):
+                events, state = item.collect_events(), item.state
+                if not events or events[0].originator_version != 1:
+                    raise ValueError(
+                        f"game {item.id}: its events were already collected; pass the list of its events"
+                    )
+                self.add(events, state)
+            else:
+                self.add(item)
+            progress.advance()
+
+    def add_logs(self, files: Sequence[Path], progress: ProgressSink | None = None) -> None:
+        """Add the games of log files; a damaged log is reported and skipped."""
+        progress = progress or _NoProgress()
+        progress.start(len(files), "logs")
+        for path in files:
+            source = str(path)
+            try:
+                with open_log(path) as reader:
+                    game_id = reader.header.game_id
+                    if self.is_ingested(game_id):
+                        self.report.already += 1
+                    else:
+                        self.add([record.to_event(game_id) for record in reader.records()], source=source)
+            except (OSError, *DATA_ERRORS) as error:
+                self.problem(source, error)
+            progress.advance()
+
+    def add_store(self, store: GameStore, progress: ProgressSink | None = None) -> None:
+        """Add the games that ended in the event store since the last ``--from-store`` ingest."""
+        progress = progress or _NoProgress()
+        location = store.location
+        ended = list(_ended_games(store, self.storage.tracking_position(location)))
+        progress.start(len(ended), "stored games")
+        for position, game_id in ended:
+            if self.is_ingested(game_id):
+                self.report.already += 1
+            else:
+                try:
+                    events = store.game_events(game_id)
+                except DATA_ERRORS as error:
+                    self.problem(f"stored game {game_id}", error)
+                else:
+                    self.add(events, source=f"stored game {game_id}")
+            self._tracking = (location, position)
+            progress.advance()
+        self.flush()
+
+
+def _ended_games(store: GameStore, after: int) -> Iterator[tuple[int, Any]]:
+    """``(notification id, game id)`` of each ``GameEnded`` event after position ``after``."""
+    topic = get_topic(GameEnded)
+    start = after + 1
+    while True:
+        notifications = store.recorder.select_notifications(start, NOTIFICATION_PAGE, topics=[topic])
+        for notification in notifications:
+            yield notification.id, notification.originator_id
+        if len(notifications) < NOTIFICATION_PAGE:
+            return
+        start = notifications[-1].id + 1
+
+
+def log_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """The log files named by ``paths``: files as given, folders searched (recursively)
+    for ``*.cascadia`` files, in sorted order. Raises :class:`IngestPathError` for a
+    path that does not exist."""
+    files: list[Path] = []
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob(f"*{EXTENSION}") if p.is_file()))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise IngestPathError(f"no such log file or folder: {path}")
+    return files
+
+
+def ingest_games(
+    home: str | os.PathLike[str] | None,
+    games: Iterable[Game | Sequence[GameEvent]],
+    batch_games: int = DEFAULT_BATCH_GAMES,
+    progress: ProgressSink | None = None,
+) -> IngestReport:
+    """Ingest games played in memory (for ``cascadia simulate --ingest`` and benchmarks).
+
+    ``games`` yields finished :class:`Game` objects whose events were not collected yet
+    (their events are collected here), or the event lists of finished games. Games are
+    consumed lazily, so a generator that plays the games streams straight into batches."""
+    with Ingest(home, batch_games) as ingest:
+        ingest.add_games(games, progress)
+    return ingest.report
+
+
+def ingest_logs(
+    home: str | os.PathLike[str] | None,
+    paths: Iterable[str | os.PathLike[str]],
+    progress: ProgressSink | None = None,
+    on_problem: Callable[[Problem], None] | None = None,
+) -> IngestReport:
+    """Ingest the log files and folders of logs in ``paths``."""
+    files = log_files(paths)
+    with Ingest(home, on_problem=on_problem) as ingest:
+        ingest.add_logs(files, progress)
+    return ingest.report
+
+
+def ingest_store(
+    home: str | os.PathLike[str] | None,
+    store: GameStore,
+    progress: ProgressSink | None = None,
+    on_problem: Callable[[Problem], None] | None = None,
+) -> IngestReport:
+    """Ingest the games that ended in ``store`` since the last time."""
+    with Ingest(home, on_problem=on_problem) as ingest:
+        ingest.add_store(store, progress)
+    return ingest.report

@@ -1,0 +1,161 @@
+"""DuckDB over the analytics Parquet files: views, free SQL and ``--where`` filters.
+
+:class:`AnalyticsDB` opens an in-memory DuckDB (embedded, no server, no network) and
+defines one view per stored table over the Parquet files of the committed batches
+(``read_parquet([...], union_by_name = true)``), plus two small helpers: the view
+``game_cards`` (one row per game and species) and the table ``tiles`` (the habitat tile
+catalogue). Then it locks the connection down: file access is limited to the analytics
+folder, external access and extension loading are off, and the configuration is
+locked, so the user's SQL can read the tables and nothing else. Only single ``SELECT``
+statements (which include ``WITH``, ``DESCRIBE``, ``SHOW`` and ``SUMMARIZE``) are run.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+from cascadia.analytics import schema
+from cascadia.analytics.storage import AnalyticsStore
+from cascadia.domain.components import FIRST_STARTER_ID, TILES, WILDLIFE
+from cascadia.domain.errors import CascadiaError
+
+ALLOWED_STATEMENTS = (duckdb.StatementType.SELECT, duckdb.StatementType.EXPLAIN)
+
+
+class SqlError(CascadiaError):
+    """A query that is not allowed or that DuckDB rejects (the message is one line)."""
+
+
+@dataclass(frozen=True, slots=True)
+class QueryResult:
+    """Column names and rows of a query."""
+
+    columns: list[str]
+    rows: list[tuple[Any, ...]]
+
+    def records(self) -> list[dict[str, Any]]:
+        """The rows as dicts by column name."""
+        return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
+
+
+def one_line(error: BaseException) -> str:
+    """DuckDB's (often multi-line) message reduced to its first line."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    return lines[0] if lines else type(error).__name__
+
+
+def check_select(sql: str) -> str:
+    """``sql`` if it is exactly one SELECT (or EXPLAIN) statement; else :class:`SqlError`."""
+    try:
+        statements = duckdb.extract_statements(sql)
+    except duckdb.Error as error:
+        raise SqlError(f"SQL: {one_line(error)}") from None
+    if len(statements) != 1:
+        raise SqlError(f"give exactly one SELECT statement, not {len(statements)}")
+    kind = statements[0].type
+    if kind not in ALLOWED_STATEMENTS:
+        raise SqlError(f"only SELECT queries are allowed, not {kind.name}")
+    return sql
+
+
+def _sql_path(path: os.PathLike[str] | str) -> str:
+    return "'" + str(path).replace("'", "''") + "'"
+
+
+def _tiles_table() -> pa.Table:
+    """The tile catalogue: id, habitats, wildlife symbols, keystone, starter hex."""
+    tiles = list(TILES)
+    return pa.table(
+        {
+            "tile": pa.array([t.id for t in tiles], pa.int16()),
+            "habitat_a": [t.habitats[0] for t in tiles],
+            "habitat_b": [t.habitats[1] if len(t.habitats) > 1 else None for t in tiles],
+            "wildlife": pa.array([list(t.wildlife) for t in tiles], pa.list_(pa.string())),
+            "keystone": [t.keystone for t in tiles],
+            "starter": [t.id >= FIRST_STARTER_ID for t in tiles],
+        }
+    )
+
+
+class AnalyticsDB:
+    """A read-only DuckDB view of the analytics tables of one data directory."""
+
+    def __init__(self, home: str | os.PathLike[str] | None = None) -> None:
+        self.storage = AnalyticsStore(home)
+        self.con = duckdb.connect(":memory:")
+        self._define_views()
+        self._lock_down()
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self) -> AnalyticsDB:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _define_views(self) -> None:
+        batches = self.storage.committed_batches()
+        con = self.con
+        for table, table_schema in schema.SCHEMAS.items():
+            files = self.storage.files(table, batches)
+            if files:
+                listing = ", ".join(_sql_path(f.resolve()) for f in files)
+                con.execute(
+                    f"CREATE VIEW {table} AS SELECT * FROM read_parquet([{listing}], union_by_name = true)"
+                )
+            else:
+                empty = table_schema.empty_table()
+                con.register(f"_{table}_empty", empty)
+                con.execute(f"CREATE TABLE {table} AS SELECT * FROM _{table}_empty")
+                con.unregister(f"_{table}_empty")
+        species = ", ".join(f"'{s}'" for s in WILDLIFE)
+        cards = ", ".join(schema.card_column(s) for s in WILDLIFE)
+        con.execute(
+            "CREATE VIEW game_cards AS "
+            f"SELECT game_id, unnest([{species}]) AS species, unnest([{cards}]) AS card FROM games"
+        )
+        con.register("_tiles", _tiles_table())
+        con.execute("CREATE TABLE tiles AS SELECT * FROM _tiles")
+        con.unregister("_tiles")
+
+    def _lock_down(self) -> None:
+        root = _sql_path(str(self.storage.root.resolve()) + os.sep)
+        self.con.execute(f"SET allowed_directories = [{root}]")
+        self.con.execute("SET enable_external_access = false")
+        self.con.execute("SET autoinstall_known_extensions = false")
+        self.con.execute("SET autoload_known_extensions = false")
+        self.con.execute("SET lock_configuration = true")
+
+    # -- queries -----------------------------------------------------------------------
+
+    def run(self, sql: str, params: list[Any] | None = None) -> QueryResult:
+        """Run trusted SQL (the standard statistics); DuckDB errors become :class:`SqlError`."""
+        try:
+            cursor = self.con.execute(sql, params or [])
+            columns = [d[0] for d in cursor.description or []]
+            return QueryResult(columns, cursor.fetchall())
+        except duckdb.Error as error:
+            raise SqlError(f"SQL: {one_line(error)}") from None
+
+    def records(self, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
+        return self.run(sql, params).records()
+
+    def user_query(self, sql: str) -> QueryResult:
+        """Run the user's query: one SELECT statement, reported as one line on error."""
+        return self.run(check_select(sql))
+
+    def games_where(self, where: str | None) -> str:
+        """A ``SELECT`` of the games matching ``where`` (SQL on the ``games`` columns), for
+        use as a common table expression; checked to be one plain condition."""
+        if where is None or not where.strip():
+            return "SELECT * FROM games"
+        query = f"SELECT * FROM games WHERE {where}"
+        check_select(query)
+        self.run(f"SELECT count(*) FROM ({query})")  # report a bad filter as such, at once
+        return query

@@ -1,0 +1,250 @@
+"""Decoding finished games into the columns of the analytics tables.
+
+A :class:`BatchColumns` collects the rows of many games as plain Python lists, one list
+per column, and turns them into Arrow tables once per batch (no row-by-row inserts).
+The score of each player comes from the scoring projection
+(:func:`cascadia.projections.scoresheet.score_game`); nothing is scored here.
+
+Event payload fields are mapped to the typed columns of ``events`` by name (``seat`` is
+stored as ``player``) when their declared type matches the column; every other field of
+an event goes into its ``extra`` JSON text, so a new event type or field is stored
+without changing this module.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+import pyarrow as pa
+from cascadia.analytics import schema
+from cascadia.domain import events as ev
+from cascadia.domain.components import HABITATS, TILES, WILDLIFE
+from cascadia.domain.errors import CascadiaError
+from cascadia.domain.game import Game
+from cascadia.domain.state import GameState
+from cascadia.projections.scoresheet import ScoreSheet, score_game
+
+_ALIASES = {"seat": "player"}
+"""Payload fields stored under another column name."""
+
+_ANNOTATIONS: dict[pa.DataType, str] = {
+    pa.int8(): "int",
+    pa.int16(): "int",
+    pa.string(): "str",
+    pa.bool_(): "bool",
+    pa.list_(pa.int8()): "list[int]",
+    pa.list_(pa.string()): "list[str]",
+    pa.list_(schema.FILL_TYPE): "list[list[Any]]",
+}
+"""The declared payload type that each typed column accepts."""
+
+_EVENT_COLUMNS = ("sequence", "type", "turn", *schema.EVENT_COLUMN_TYPES, "extra")
+
+
+class UnfinishedGameError(CascadiaError):
+    """A game that has not ended: only finished games are analysed."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """How one event type's payload maps to columns."""
+
+    name: str
+    typed: tuple[tuple[str, str], ...]
+    """``(payload field, column)`` pairs stored in typed columns."""
+    extra: tuple[str, ...]
+    """Payload fields stored in the ``extra`` JSON text."""
+
+
+_PLANS: dict[type, _Plan] = {}
+
+
+def _plan(cls: type[ev.GameEvent]) -> _Plan:
+    """The column mapping of an event type, worked out once from its dataclass fields."""
+    plan = _PLANS.get(cls)
+    if plan is not None:
+        return plan
+    typed, extra = [], []
+    for f in fields(cls)[2:]:
+        column = _ALIASES.get(f.name, f.name)
+        kind = schema.EVENT_COLUMN_TYPES.get(column)
+        annotation = str(f.type).replace(" ", "")
+        expected = "int" if column == "turn" else _ANNOTATIONS.get(kind) if kind is not None else None
+        if annotation == expected:
+            typed.append((f.name, column))
+        else:
+            extra.append(f.name)
+    plan = _PLANS[cls] = _Plan(cls.__name__, tuple(typed), tuple(extra))
+    return plan
+
+
+def _json(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"), sort_keys=True, default=str)
+
+
+def score_state(state: GameState) -> ScoreSheet:
+    """The final score sheet of a finished game's state (by the scoring projection)."""
+    return score_game(
+        [p.environment for p in state.players],
+        [p.nature_tokens for p in state.players],
+        state.cards,
+        state.options,
+    )
+
+
+class BatchColumns:
+    """The rows of one ingest batch, column by column, for the four tables."""
+
+    def __init__(self) -> None:
+        self.columns: dict[str, dict[str, list[Any]]] = {
+            table: {name: [] for name in s.names if name != "batch"} for table, s in schema.SCHEMAS.items()
+        }
+        self.game_ids: list[str] = []
+
+    def __len__(self) -> int:
+        return len(self.game_ids)
+
+    def add_game(self, events: Sequence[ev.GameEvent], state: GameState | None = None) -> None:
+        """Add one finished game from its events (``state``: its final state, if at hand).
+
+        Raises :class:`UnfinishedGameError` for a game that has not ended, and the
+        domain's ``CorruptEventError`` for events that do not replay."""
+        if state is None:
+            state = Game.replay(events).state
+        if not state.finished:
+            raise UnfinishedGameError(f"game {state.game_id} has not ended ({len(events)} events)")
+        game_id = str(state.game_id)
+        sheet = score_state(state)
+        self._add_game_row(game_id, state, sheet, len(events))
+        self._add_player_rows(game_id, state, sheet)
+        self._add_event_rows(game_id, events)
+        self.game_ids.append(game_id)
+
+    def _add_game_row(self, game_id: str, state: GameState, sheet: ScoreSheet, event_count: int) -> None:
+        winners = [p.total for p in sheet.players if p.won]
+        options = state.options.to_dict()
+        row: dict[str, Any] = {
+            "game_id": game_id,
+            "seed": state.seed,
+            "players": len(state.players),
+            "names": list(state.names),
+            "first_player": state.first_player,
+            "rules_version": state.rules_version,
+            "turns": state.turn,
+            "events": event_count,
+            "winning_score": max(winners),
+            "winners": len(winners),
+        }
+        for species in WILDLIFE:
+            row[schema.card_column(species)] = state.cards.get(species)
+            second = state.second_cards or {}
+            row[schema.card_column(species, 2)] = second.get(species)
+        for option in schema.OPTION_COLUMNS:
+            row[option] = options.get(option)
+        columns = self.columns[schema.GAMES]
+        for name, values in columns.items():
+            values.append(row[name])
+
+    def _add_player_rows(self, game_id: str, state: GameState, sheet: ScoreSheet) -> None:
+        columns = self.columns[schema.PLAYERS]
+        count = len(state.players)
+        for seat, (player, score) in enumerate(zip(state.players, sheet.players, strict=True)):
+            placed = list(player.environment.wildlife.values())
+            row: dict[str, Any] = {
+                "game_id": game_id,
+                "seat": seat,
+                "turn_position": (seat - state.first_player) % count,
+                "name": player.name,
+                "nature_earned": player.nature_earned,
+                "nature_spent": player.nature_spent,
+                "nature_left": score.nature_tokens,
+                "wildlife_total": score.wildlife_total,
+                "corridor_total": score.habitat_total,
+                "bonus_total": score.bonus_total,
+                "habitat_total": score.habitat_total + score.bonus_total,
+                "total": score.total,
+                "rank": score.rank,
+                "won": score.won,
+            }
+            for species in WILDLIFE:
+                row[f"{species}_points"] = score.wildlife[species]
+                row[f"{species}_tokens"] = placed.count(species)
+            for habitat in HABITATS:
+                row[f"{habitat}_corridor"] = score.corridors[habitat]
+                row[f"{habitat}_points"] = score.habitat_points[habitat]
+                row[f"{habitat}_bonus"] = score.habitat_bonuses[habitat]
+            for name, values in columns.items():
+                values.append(row.get(name))
+
+    def _add_event_rows(self, game_id: str, events: Sequence[ev.GameEvent]) -> None:
+        columns = self.columns[schema.EVENTS]
+        base = len(columns["sequence"])
+        count = len(events)
+        columns["game_id"].extend([game_id] * count)
+        for name in _EVENT_COLUMNS:
+            columns[name].extend([None] * count)
+        sequence, types, turns = columns["sequence"], columns["type"], columns["turn"]
+        extra = columns["extra"]
+        placements = self.columns[schema.PLACEMENTS]
+        last_placement: tuple[int, int, int, int] | None = None  # (row, player, q, r) this turn
+        turn = 0
+        for i, event in enumerate(events):
+            row = base + i
+            plan = _plan(type(event))
+            sequence[row] = event.originator_version
+            types[row] = plan.name
+            turns[row] = turn
+            for field_name, column in plan.typed:
+                value = getattr(event, field_name)
+                if column == "fills":
+                    value = [tuple(fill) for fill in value]
+                columns[column][row] = value
+            if plan.extra:
+                extra[row] = _json({name: getattr(event, name) for name in plan.extra})
+            if isinstance(event, ev.TilePlaced):
+                last_placement = (len(placements["tile"]), event.player, event.q, event.r)
+                _append(
+                    placements,
+                    game_id=game_id,
+                    player=event.player,
+                    turn=turn,
+                    tile=event.tile,
+                    q=event.q,
+                    r=event.r,
+                    rotation=event.rotation,
+                    keystone=TILES[event.tile].keystone,
+                    wildlife=None,
+                )
+            elif isinstance(event, ev.WildlifePlaced):
+                if last_placement is not None and last_placement[1:] == (event.player, event.q, event.r):
+                    placements["wildlife"][last_placement[0]] = event.wildlife
+            elif isinstance(event, ev.FirstPlayerChosen):
+                turn = 1
+            elif isinstance(event, ev.TurnEnded):
+                turn = event.turn + 1
+                last_placement = None
+            elif isinstance(event, ev.GameEnded):
+                turns[row] = event.turns
+
+    def tables(self, batch: str) -> dict[str, pa.Table]:
+        """The batch as one Arrow table per stored table, with ``batch`` filled in."""
+        result = {}
+        for table, table_schema in schema.SCHEMAS.items():
+            columns = self.columns[table]
+            length = len(next(iter(columns.values())))
+            arrays = [
+                pa.array([batch] * length, type=pa.string())
+                if name == "batch"
+                else pa.array(columns[name], type=table_schema.field(name).type)
+                for name in table_schema.names
+            ]
+            result[table] = pa.Table.from_arrays(arrays, schema=table_schema)
+        return result
+
+
+def _append(columns: dict[str, list[Any]], **row: Any) -> None:
+    for name, value in row.items():
+        columns[name].append(value)
