@@ -3,9 +3,20 @@
 By default it uses the library's SQLite persistence module with one database file,
 ``events.sqlite``, in the data directory (``--home``, else ``$CASCADIA_HOME``, else
 ``./.cascadia``). Any other persistence module is chosen by environment variables
-alone: the library's own ``PERSISTENCE_MODULE`` and its settings (for example
-``PERSISTENCE_MODULE=eventsourcing.postgres`` with ``POSTGRES_DBNAME``, ``POSTGRES_HOST``,
-``POSTGRES_PORT``, ``POSTGRES_USER``, ``POSTGRES_PASSWORD``) override the defaults.
+alone, in this order (later wins):
+
+1. the defaults of :func:`store_settings`;
+2. the library's own variables in ``os.environ``: ``PERSISTENCE_MODULE`` and its settings
+   (for example ``PERSISTENCE_MODULE=eventsourcing.postgres`` with ``POSTGRES_DBNAME``,
+   ``POSTGRES_HOST``, ``POSTGRES_PORT``, ``POSTGRES_USER``, ``POSTGRES_PASSWORD``,
+   ``POSTGRES_SCHEMA``);
+3. the ``env`` given to :class:`GameStore`;
+4. ``CASCADIA_DATABASE_URL`` (from 2 or 3), e.g.
+   ``postgresql://user[:password]@host[:port]/db[?schema=NAME]``: the settings it
+   stands for (see :mod:`cascadia.domain.database`) replace those of 1-3.
+
+On PostgreSQL a named schema is created when missing, and the tables are created under
+an advisory lock, so that many processes can open a fresh database at once.
 """
 
 from __future__ import annotations
@@ -16,15 +27,24 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+from cascadia.domain.database import (
+    DATABASE_URL_VAR,
+    EVENTS_FILE,
+    POSTGRES_MODULE,
+    SQLITE_MODULE,
+    database_settings,
+    describe,
+    postgres_setup,
+    require_psycopg,
+)
 from cascadia.domain.errors import CascadiaError
 from cascadia.domain.events import GameEvent, GameStarted
 from cascadia.domain.game import Game
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import ApplicationRecorder, IntegrityError
 from eventsourcing.utils import Environment, EnvType, get_topic
 
 DEFAULT_HOME = ".cascadia"
-EVENTS_FILE = "events.sqlite"
 
 
 class GameNotFoundError(CascadiaError, LookupError):
@@ -41,12 +61,35 @@ def data_home(home: str | os.PathLike[str] | None = None) -> Path:
 
 
 def store_settings(home: str | os.PathLike[str] | None = None) -> dict[str, str]:
-    """The defaults: SQLite in the data directory, events encoded with msgpack."""
+    """The defaults: SQLite in the data directory, events encoded with msgpack.
+
+    For PostgreSQL (when chosen) the pool keeps one connection open rather than the
+    library's five (a command is single-threaded; more are opened on demand) and a
+    connection attempt gives up after 10 s rather than 30 s."""
     return {
-        "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+        "PERSISTENCE_MODULE": SQLITE_MODULE,
         "SQLITE_DBNAME": str(data_home(home) / EVENTS_FILE),
         "TRANSCODER_TOPIC": "cascadia.domain.transcoder:MsgpackTranscoder",
+        "POSTGRES_POOL_SIZE": "1",
+        "POSTGRES_CONNECT_TIMEOUT": "10",
     }
+
+
+def resolve_settings(
+    home: str | os.PathLike[str] | None = None, env: EnvType | None = None
+) -> dict[str, str]:
+    """The settings a :class:`GameStore` uses: the defaults, then ``os.environ``, then ``env``,
+    then the settings of ``CASCADIA_DATABASE_URL`` if one of them sets it."""
+    settings = store_settings(home)
+    settings.update(os.environ)
+    if env:
+        settings.update(env)
+    url = settings.get(DATABASE_URL_VAR)
+    if url:
+        for key, value in database_settings(url).items():
+            settings[key] = value
+            settings.pop(f"{GameStore.name.upper()}_{key}", None)  # the library reads prefixed keys first
+    return settings
 
 
 class GameStore(Application[UUID]):
@@ -59,21 +102,28 @@ class GameStore(Application[UUID]):
         super().__init__(env)
 
     def construct_env(self, name: str, env: EnvType | None = None) -> Environment:
-        settings = store_settings(self._home)
-        settings.update(os.environ)
-        if env:
-            settings.update(env)
-        if settings["PERSISTENCE_MODULE"] == "eventsourcing.sqlite":
-            Path(settings["SQLITE_DBNAME"]).parent.mkdir(parents=True, exist_ok=True)
-        return Environment(name, settings)
+        environment = Environment(name, resolve_settings(self._home, env))
+        module = environment.get("PERSISTENCE_MODULE")
+        if module == SQLITE_MODULE:
+            dbname = environment.get("SQLITE_DBNAME") or ""
+            if dbname and ":memory:" not in dbname:
+                Path(dbname).parent.mkdir(parents=True, exist_ok=True)
+        elif module == POSTGRES_MODULE:
+            require_psycopg()
+        return environment
+
+    def construct_recorder(self) -> ApplicationRecorder:
+        """The library's recorder; on PostgreSQL its tables are created under an advisory
+        lock, because concurrent ``CREATE ... IF NOT EXISTS`` statements can collide."""
+        if self.env.get("PERSISTENCE_MODULE") != POSTGRES_MODULE:
+            return super().construct_recorder()
+        with postgres_setup(self.env):
+            return super().construct_recorder()
 
     @property
     def location(self) -> str:
-        """Where the events are kept, for messages."""
-        module = self.env.get("PERSISTENCE_MODULE", "")
-        if module == "eventsourcing.sqlite":
-            return f"sqlite:{self.env.get('SQLITE_DBNAME')}"
-        return module
+        """Where the events are kept (a URL without any password), for messages."""
+        return describe(self.env)
 
     def save_game(self, game: Game) -> int:
         """Append the game's new events; returns how many were saved.
