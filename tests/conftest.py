@@ -1,0 +1,109 @@
+"""Shared helpers for the rules-engine tests: staged games, refusal checks, counting.
+
+A *staged* game is rebuilt (``Game.replay``) from a hand-made setup whose market we
+choose; the scoring cards are fixed (``all-a``) so that setup uses no draws, and every
+later draw continues the seed's stream from the recorded draw position.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from typing import Any
+from uuid import UUID
+
+import pytest
+from cascadia.domain import events as ev
+from cascadia.domain.components import WILDLIFE
+from cascadia.domain.game import Game, stack_size
+from cascadia.domain.options import RULES_VERSION, GameOptions
+from cascadia.domain.state import SPECIES_INDEX, GameState, wildlife_counts
+
+STAGED_ID = UUID("00000000-0000-4000-8000-000000000001")
+
+
+def stage(
+    market: Sequence[tuple[int, str]],
+    *,
+    players: int = 2,
+    seed: int = 7,
+    starters: Sequence[int] | None = None,
+    first: int = 0,
+    nature: Sequence[int] = (),
+) -> Game:
+    """A game at the start of its first turn, with ``market`` as its four (tile, token)
+    pairs, seat ``first`` to play, the given starters (default 0, 1, ...) and
+    ``nature[seat]`` nature tokens per seat."""
+    opts = GameOptions(cards="all-a")
+    starters = list(range(players)) if starters is None else list(starters)
+    made: list[tuple[type[ev.GameEvent], dict[str, Any]]] = [
+        (
+            ev.GameStarted,
+            {
+                "seed": seed,
+                "players": players,
+                "names": [f"p{i}" for i in range(players)],
+                "options": opts.to_dict(),
+                "rules_version": RULES_VERSION,
+            },
+        ),
+        (ev.TileStackPrepared, {"size": stack_size(players)}),
+        (ev.ScoringCardsDrawn, {"cards": dict.fromkeys(WILDLIFE, "A")}),
+        (ev.StarterTilesDealt, {"starters": starters}),
+        (ev.MarketRefilled, {"fills": [[slot, t, w] for slot, (t, w) in enumerate(market)]}),
+        (ev.FirstPlayerChosen, {"seat": first}),
+    ]
+    for seat, count in enumerate(nature):
+        made += [(ev.NatureTokenEarned, {"player": seat, "q": 0, "r": 0})] * count
+    return Game.replay(cls(STAGED_ID, i + 1, **payload) for i, (cls, payload) in enumerate(made))
+
+
+def rig_tokens(game: Game, market: Sequence[str] | None = None, bag: dict[str, int] | None = None) -> None:
+    """Force the market tokens and the bag contents (not through events: replay of such
+    a game does not reproduce it). Tokens that the new bag and market do not hold are
+    counted as out of the game, so that the 100 tokens are still all accounted for."""
+    state = game.state
+    total = sum(wildlife_counts(state).values())
+    if market is not None:
+        state.market_wildlife = list(market)
+    if bag is not None:
+        state.bag = [bag.get(species, 0) for species in WILDLIFE]
+    state.removed_wildlife = [0] * len(WILDLIFE)
+    missing = total - sum(wildlife_counts(state).values())
+    assert missing >= 0, "rigging may only take tokens out of the game"
+    state.removed_wildlife[SPECIES_INDEX["bear"]] = missing
+
+
+def token_total(state: GameState) -> int:
+    return sum(wildlife_counts(state).values())
+
+
+def assert_refused(game: Game, error: type[Exception], command: Callable[..., Any], *args: Any) -> None:
+    """``command(*args)`` raises exactly ``error`` and changes nothing: the state is
+    equal to before and no event was emitted."""
+    game.collect_events()
+    before = copy.deepcopy(game.state)
+    with pytest.raises(error) as raised:
+        command(*args)
+    assert type(raised.value) is error, f"expected {error.__name__}, got {type(raised.value).__name__}"
+    assert game.state == before
+    assert game.collect_events() == []
+
+
+def events_of(events: Sequence[ev.GameEvent], cls: type[ev.GameEvent]) -> list[Any]:
+    return [e for e in events if isinstance(e, cls)]
+
+
+def play_simple_turn(game: Game, slot: int = 0) -> list[ev.GameEvent]:
+    """Take pair ``slot``, place the tile on the first open hex (rotation 0), place the
+    token on the first legal target or return it; the events of the turn."""
+    game.collect_events()
+    game.take(slot)
+    q, r = game.legal_tile_positions()[0]
+    game.place_tile(q, r, 0)
+    targets = game.legal_wildlife_targets()
+    if targets:
+        game.place_wildlife(*targets[0])
+    else:
+        game.return_wildlife()
+    return game.collect_events()
