@@ -1,0 +1,283 @@
+"""Audit: re-execute the decisions recorded in a log on a fresh game and compare.
+
+The game is set up with :meth:`Game.start` from the header's seed, names, options and
+game id. Every event the engine emits must equal the logged event at the same sequence
+number (type and payload, compared as canonical bytes); where the engine waits for a
+decision, the logged decision becomes the command (``PairTaken`` -> ``take``,
+``TilePlaced`` -> ``place_tile``, ``WildlifePlaced`` -> ``place_wildlife``,
+``WildlifeReturned`` -> ``return_wildlife``, ``NatureTokenSpent`` (+ the slots of the
+following ``WildlifeReplaced``) -> ``spend_nature``, an optional ``OverpopulationWiped``
+-> ``wipe_three``). Since the engine draws from the seed, every recorded draw is checked
+against the seed. Finally the final score sheet is recomputed and compared with the
+trailer's. The first difference is raised as :class:`AuditDivergence`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from cascadia.domain.errors import CascadiaError
+from cascadia.domain.events import GameEvent, ScoringCardsDrawn
+from cascadia.domain.game import Game
+from cascadia.domain.options import RULES_VERSION, GameOptions
+from cascadia.replays.errors import AuditDivergence, ReplayError
+from cascadia.replays.format import LogHeader, LogReader, LogRecord, canonical, open_log, record_body
+from cascadia.replays.scores import final_scores, first_difference, totals
+
+Command = Callable[[Game], None]
+
+
+class RecordStream:
+    """The records of a log with a look-ahead of a few records (a wipe's slots are in
+    the record after the ``NatureTokenSpent`` that pays for it)."""
+
+    def __init__(self, records: Iterator[LogRecord]) -> None:
+        self._records = records
+        self._ahead: deque[LogRecord] = deque()
+
+    def next(self) -> LogRecord | None:
+        if self._ahead:
+            return self._ahead.popleft()
+        return next(self._records, None)
+
+    def peek(self, index: int = 0) -> LogRecord | None:
+        """The record ``index + 1`` places after the last one taken, without taking it."""
+        while len(self._ahead) <= index:
+            record = next(self._records, None)
+            if record is None:
+                return None
+            self._ahead.append(record)
+        return self._ahead[index]
+
+
+def starts_command(record: LogRecord) -> bool:
+    """Whether ``record`` is the first event of a player's command (what a turn is made of)."""
+    if record.type == "SecretCardRevealed":
+        return True
+    if record.type == "OverpopulationWiped":
+        return record.payload["mandatory"] is False
+    return record.type in _DECISION_TYPES
+
+
+_DECISION_TYPES = frozenset(
+    {"PairTaken", "TilePlaced", "WildlifePlaced", "WildlifeReturned", "NatureTokenSpent"}
+)
+
+
+def decision_command(record: LogRecord, records: RecordStream) -> Command | None:
+    """The command whose first event is ``record``, or ``None`` when ``record`` cannot be
+    the first event of a command. ``records`` gives the following records."""
+    ahead = 0
+    if record.type == "SecretCardRevealed":  # RULES.md 7.10: revealed by the first spend
+        following = records.peek(0)
+        if following is None or following.type != "NatureTokenSpent":
+            return None
+        record, ahead = following, 1
+    p = record.payload
+    if record.type == "PairTaken":
+        return lambda game: game.take(p["tile_slot"], p["wildlife_slot"])
+    if record.type == "TilePlaced":
+        return lambda game: game.place_tile(p["q"], p["r"], p["rotation"])
+    if record.type == "WildlifePlaced":
+        return lambda game: game.place_wildlife(p["q"], p["r"])
+    if record.type == "WildlifeReturned":
+        return lambda game: game.return_wildlife()
+    if record.type == "OverpopulationWiped" and p["mandatory"] is False:
+        return lambda game: game.wipe_three()
+    if record.type == "NatureTokenSpent":
+        if p["action"] != "wipe":
+            return lambda game: game.spend_nature(p["action"])
+        replaced = records.peek(ahead)
+        slots = replaced.payload["slots"] if replaced and replaced.type == "WildlifeReplaced" else []
+        return lambda game: game.spend_nature("wipe", slots)
+    return None
+
+
+def event_dict(event: GameEvent) -> dict[str, Any]:
+    """An event as ``{"seq", "type", "payload"}`` (for messages and JSON)."""
+    return {"seq": event.originator_version, "type": event.type, "payload": event.payload()}
+
+
+def start_game(header: LogHeader, file: str) -> Game:
+    """A fresh game set up as the header says; a header the rules reject is a divergence."""
+    if header.rules_version != RULES_VERSION:
+        raise AuditDivergence(
+            file,
+            "header",
+            None,
+            f"rules version {header.rules_version!r}",
+            f"this engine implements {RULES_VERSION!r}",
+        )
+    try:
+        options = GameOptions.from_dict(dict(header.options))
+        return Game.start(header.seed, list(header.names), options, game_id=header.game_id)
+    except (CascadiaError, TypeError) as error:
+        raise AuditDivergence(file, "header", None, "the header's game setup", f"invalid: {error}") from None
+
+
+class Audit:
+    """The audit of one log, as a stream: :meth:`events` yields each confirmed event (the
+    engine's, equal to the logged one) and, at the end, checks the trailer's scores.
+
+    The game is set up on construction; :attr:`header` is the header the engine's own
+    setup events give (equal to the log's when the audit passes)."""
+
+    def __init__(self, reader: LogReader) -> None:
+        self.reader = reader
+        self.file = reader.name
+        self.game = start_game(reader.header, self.file)
+        self._pending: deque[GameEvent] = deque(self.game.collect_events())
+        self.header = LogHeader.from_events(self._pending)
+        self.count = 0
+        cards = next(e for e in self._pending if isinstance(e, ScoringCardsDrawn))
+        logged = reader.header
+        if (logged.cards, logged.second_cards) != (cards.cards, cards.second_cards):
+            raise AuditDivergence(
+                self.file,
+                "header",
+                None,
+                f"cards {logged.cards} second {logged.second_cards}",
+                f"cards {cards.cards} second {cards.second_cards}",
+            )
+
+    def events(self) -> Iterator[GameEvent]:
+        """Every event of the log, checked against the rules, in order."""
+        records = RecordStream(self.reader.records())
+        while (record := records.next()) is not None:
+            if not self._pending:
+                self._decide(record, records)
+            expected = self._pending.popleft()
+            if canonical(record_body(expected)) != record.body:
+                kind = "draw" if expected.kind == "draw" and expected.type == record.type else "event"
+                raise AuditDivergence(self.file, kind, record.seq, record.as_dict(), event_dict(expected))
+            self.count = record.seq
+            yield expected
+        if self._pending:
+            expected = self._pending[0]
+            raise AuditDivergence(
+                self.file,
+                "missing",
+                expected.originator_version,
+                f"the log ends after event {self.count}",
+                event_dict(expected),
+            )
+        self._check_scores()
+
+    def _decide(self, record: LogRecord, records: RecordStream) -> None:
+        """Run the command the logged decision stands for; its events become pending."""
+        game = self.game
+        if game.finished:
+            raise AuditDivergence(
+                self.file, "unexpected", record.seq, record.as_dict(), f"the game ended at event {self.count}"
+            )
+        command = decision_command(record, records)
+        if command is None:
+            raise AuditDivergence(
+                self.file,
+                "unexpected",
+                record.seq,
+                record.as_dict(),
+                f"a decision of seat {game.current_player} (turn {game.state.turn}) comes next",
+            )
+        try:
+            command(game)
+        except CascadiaError as error:
+            raise AuditDivergence(
+                self.file, "illegal", record.seq, record.as_dict(), f"illegal: {error}"
+            ) from None
+        self._pending.extend(game.collect_events())
+
+    def _check_scores(self) -> None:
+        trailer = self.reader.trailer
+        assert trailer is not None
+        expected = final_scores(self.game.state)
+        if canonical(trailer.scores) == canonical(expected):
+            return
+        if trailer.scores is None or expected is None:
+            logged = "no score sheet" if trailer.scores is None else "a score sheet"
+            rules = "the game is over: final scores" if expected is not None else "the game is not over: none"
+            raise AuditDivergence(self.file, "score", None, logged, rules)
+        path, logged_value, rules_value = first_difference(trailer.scores, expected) or ("scores", "?", "?")
+        raise AuditDivergence(
+            self.file,
+            "score",
+            None,
+            f"{path} = {logged_value!r}",
+            f"{path} = {rules_value!r}",
+            f"totals {totals(trailer.scores)} vs {totals(expected)}",
+        )
+
+
+@dataclass
+class AuditResult:
+    """The outcome of auditing one file."""
+
+    file: str
+    valid: bool
+    game_id: str | None = None
+    players: int | None = None
+    events: int = 0
+    finished: bool = False
+    totals: list[int] | None = None
+    error: ReplayError | None = None
+    io_error: str | None = None
+    seconds: float = 0.0
+
+    @property
+    def message(self) -> str:
+        if self.io_error:
+            return self.io_error
+        return str(self.error) if self.error else f"{self.file}: valid"
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "file": self.file,
+            "valid": self.valid,
+            "game_id": self.game_id,
+            "players": self.players,
+            "events": self.events,
+            "finished": self.finished,
+            "totals": self.totals,
+        }
+        if self.error is not None:
+            data["error"] = {**self.error.to_dict(), "message": str(self.error)}
+        elif self.io_error is not None:
+            data["error"] = {"error": "io", "message": self.io_error}
+        return data
+
+
+def verify(reader: LogReader) -> tuple[Audit, list[GameEvent]]:
+    """Audit a whole log; returns the audit (its game at the end) and the confirmed events.
+
+    Raises :class:`LogFormatError` or :class:`AuditDivergence` at the first problem."""
+    audit = Audit(reader)
+    return audit, list(audit.events())
+
+
+def audit_file(path: str | os.PathLike[str]) -> AuditResult:
+    """Audit one log file; never raises for a bad or unreadable file (see the result)."""
+    started = time.perf_counter()
+    result = AuditResult(str(path), valid=False)
+    try:
+        with open_log(path) as reader:
+            result.game_id = str(reader.header.game_id)
+            result.players = reader.header.players
+            audit = Audit(reader)
+            for _ in audit.events():
+                pass
+            result.events = audit.count
+            state = audit.game.state
+            result.finished = state.finished
+            result.totals = totals(reader.trailer.scores if reader.trailer else None)
+            result.valid = True
+    except ReplayError as error:
+        result.error = error
+    except OSError as error:
+        result.io_error = f"{path}: {error.strerror or error}"
+    result.seconds = time.perf_counter() - started
+    return result

@@ -1,0 +1,87 @@
+"""Moving games between the event store and log files.
+
+:func:`export_game` writes a stored game as a log; :func:`import_log` audits a log in
+full and only then saves its events. Importing a game that is already stored with the
+same events is a no-op; a different game under the same id is refused.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from uuid import UUID
+
+from cascadia.domain.game import Game
+from cascadia.domain.store import GameStore
+from cascadia.replays.audit import verify
+from cascadia.replays.errors import ReplayError
+from cascadia.replays.format import EXTENSION, LogHeader, canonical, open_log, record_body, write_log
+from cascadia.replays.scores import final_scores
+
+
+class ImportConflictError(ReplayError):
+    """The store already holds a different game under the log's game id."""
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    game_id: UUID
+    path: Path
+    events: int
+    bytes: int
+    finished: bool
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    file: str
+    game_id: UUID
+    events: int
+    imported: bool
+    """``False`` when the same game was already stored (nothing was written)."""
+
+
+def log_name(game_id: UUID) -> str:
+    """The file name of a game's log in an export folder."""
+    return f"{game_id}{EXTENSION}"
+
+
+def export_game(store: GameStore, game_id: UUID, path: str | os.PathLike[str]) -> ExportResult:
+    """Write the stored game ``game_id`` as a log at ``path`` (atomically)."""
+    events = store.game_events(game_id)
+    state = Game.replay(events).state
+    target = Path(path)
+    size = write_log(target, LogHeader.from_events(events), events, final_scores(state))
+    return ExportResult(game_id, target, len(events), size, state.finished)
+
+
+def export_targets(game_ids: list[UUID], output: str | os.PathLike[str], folder: bool) -> list[Path]:
+    """Where each game's log goes: ``output`` itself for one game written to a file,
+    else ``output/<game id>.cascadia`` (the folder is created)."""
+    target = Path(output)
+    if not folder and len(game_ids) == 1 and not target.is_dir():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return [target]
+    target.mkdir(parents=True, exist_ok=True)
+    return [target / log_name(game_id) for game_id in game_ids]
+
+
+def import_log(store: GameStore, path: str | os.PathLike[str]) -> ImportResult:
+    """Audit the log at ``path`` in full, then save its events (all in one write).
+
+    Nothing is written when the audit fails (the error is raised), or when the store
+    already holds the same game (``imported`` is then ``False``)."""
+    with open_log(path) as reader:
+        audit, events = verify(reader)
+    game_id = audit.game.id
+    if store.has_game(game_id):
+        stored = store.game_events(game_id)
+        if [canonical(record_body(e)) for e in stored] != [canonical(record_body(e)) for e in events]:
+            raise ImportConflictError(
+                f"{path}: the store already holds a different game with id {game_id} "
+                f"({len(stored)} stored event(s), {len(events)} in the log)"
+            )
+        return ImportResult(str(path), game_id, len(events), imported=False)
+    store.save_events(events)
+    return ImportResult(str(path), game_id, len(events), imported=True)

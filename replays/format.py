@@ -1,0 +1,535 @@
+"""The ``cascadia-log`` file format (replays/FORMAT.md): framing, canonical bytes, hash chain.
+
+A log is the magic bytes, then frames: one header, one record per event, one trailer.
+Each frame is a 4-byte big-endian length and that many bytes holding one msgpack array
+``[body, hash]``, where ``hash`` is ``SHA-256(previous hash || canonical bytes of body)``
+(the header's previous hash is empty, so its hash is the start of the chain). Canonical
+bytes are msgpack with the shortest encodings and every map's keys in the bytewise order
+of their encoded keys, so the same content always gives the same bytes.
+
+:class:`LogReader` reads and verifies a log one frame at a time (never more than
+:data:`MAX_FRAME` bytes at once); :class:`LogEncoder` builds the frames and
+:func:`write_log` writes them atomically (temporary file, fsync, rename).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+from hashlib import sha256
+from pathlib import Path
+from typing import Any, BinaryIO
+from uuid import UUID
+
+import msgpack
+from cascadia.domain.events import GameEvent, GameStarted, ScoringCardsDrawn, make_event
+from cascadia.replays.errors import LogFormatError, ReplayError
+from cascadia.replays.schema import options_problem, payload_problem, type_problem
+
+MAGIC = b"\x89CASCADIA\r\n\x1a\n"
+"""The first 13 bytes of every log (a PNG-style signature: detects text-mode damage)."""
+FORMAT_NAME = "cascadia-log"
+FORMAT_VERSION = 1
+EXTENSION = ".cascadia"
+MAX_FRAME = 1 << 20
+"""The largest frame a reader accepts: 1 MiB."""
+MAX_RECORDS = 100_000
+"""The most event records a reader accepts in one log (a 4-player game has about 450)."""
+HASH_SIZE = 32
+LENGTH_SIZE = 4
+
+HEADER_FIELDS = (
+    "format",
+    "version",
+    "rules_version",
+    "game_id",
+    "seed",
+    "players",
+    "names",
+    "options",
+    "cards",
+    "second_cards",
+)
+TRAILER_FIELDS = ("events", "head", "scores")
+
+# A frame is the two-element array [body, hash]: 0x92, the body, then bin 8 of 32 bytes.
+_FRAME_START = b"\x92"
+_HASH_PREFIX = b"\xc4\x20"
+_FRAME_OVERHEAD = len(_FRAME_START) + len(_HASH_PREFIX) + HASH_SIZE
+
+
+# -- canonical bytes -----------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def _key_bytes(key: Any) -> bytes:
+    return msgpack.packb(key, use_bin_type=True)
+
+
+def _canonical_value(value: Any) -> Any:
+    if isinstance(value, dict):
+        items = sorted(((_key_bytes(k), k, v) for k, v in value.items()), key=lambda item: item[0])
+        return {k: _canonical_value(v) for _, k, v in items}
+    if isinstance(value, list | tuple):
+        return [_canonical_value(v) for v in value]
+    return value
+
+
+def canonical(value: Any) -> bytes:
+    """The canonical msgpack bytes of ``value``: maps ordered by their encoded keys,
+    tuples as arrays, strings as str and bytes as bin, integers in their shortest form."""
+    return msgpack.packb(_canonical_value(value), use_bin_type=True)
+
+
+def chain(previous: bytes, body: bytes) -> bytes:
+    """The hash of a frame: ``SHA-256(previous || body)``."""
+    return sha256(previous + body).digest()
+
+
+def record_body(event: GameEvent) -> list[Any]:
+    """The body of an event's record: ``[sequence number, type name, payload]``."""
+    return [event.originator_version, event.type, event.payload()]
+
+
+# -- header, records, trailer ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LogHeader:
+    """What a log says about its game before the first event."""
+
+    game_id: UUID
+    seed: int
+    names: list[str]
+    options: dict[str, Any]
+    rules_version: str
+    cards: dict[str, str]
+    second_cards: dict[str, str] | None = None
+    version: int = FORMAT_VERSION
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    def body(self) -> dict[str, Any]:
+        """The header as the map that is written (and hashed)."""
+        return {
+            "format": FORMAT_NAME,
+            "version": self.version,
+            "rules_version": self.rules_version,
+            "game_id": str(self.game_id),
+            "seed": self.seed,
+            "players": self.players,
+            "names": list(self.names),
+            "options": dict(self.options),
+            "cards": dict(self.cards),
+            "second_cards": None if self.second_cards is None else dict(self.second_cards),
+        }
+
+    @classmethod
+    def from_events(cls, events: Iterable[GameEvent]) -> LogHeader:
+        """The header of a game from its first events (``GameStarted``, ``ScoringCardsDrawn``)."""
+        started: GameStarted | None = None
+        for event in events:
+            if started is None:
+                if not isinstance(event, GameStarted):
+                    raise ReplayError("a game's first event must be GameStarted")
+                started = event
+            elif isinstance(event, ScoringCardsDrawn):
+                return cls(
+                    game_id=started.originator_id,
+                    seed=started.seed,
+                    names=list(started.names),
+                    options=dict(started.options),
+                    rules_version=started.rules_version,
+                    cards=dict(event.cards),
+                    second_cards=None if event.second_cards is None else dict(event.second_cards),
+                )
+        raise ReplayError("a game's events must include GameStarted and ScoringCardsDrawn")
+
+
+@dataclass(frozen=True, slots=True)
+class LogRecord:
+    """One verified event record: its sequence number, type name and payload."""
+
+    seq: int
+    type: str
+    payload: dict[str, Any]
+    body: bytes
+    """The canonical bytes of ``[seq, type, payload]``: what the hash covers."""
+    digest: bytes
+    offset: int
+
+    def to_event(self, game_id: UUID) -> GameEvent:
+        return make_event(self.type, game_id, self.seq, self.payload)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"seq": self.seq, "type": self.type, "payload": self.payload}
+
+
+@dataclass(frozen=True, slots=True)
+class LogTrailer:
+    """The end of a log: the event count, the chain head and the final score sheet."""
+
+    events: int
+    head: bytes
+    scores: dict[str, Any] | None
+    digest: bytes
+
+
+# -- writing -------------------------------------------------------------------------------
+
+
+class LogEncoder:
+    """Builds the frames of one log and keeps its hash chain.
+
+    ``preamble`` (the magic and the header frame), then :meth:`record` per event, then
+    :meth:`trailer`. The encoder does not check the events: it writes what it is given.
+    """
+
+    def __init__(self, header: LogHeader) -> None:
+        body = canonical(header.body())
+        self.head = chain(b"", body)
+        self.count = 0
+        self.preamble = MAGIC + self._frame(body, self.head)
+
+    @staticmethod
+    def _frame(body: bytes, digest: bytes) -> bytes:
+        size = len(body) + _FRAME_OVERHEAD
+        if size > MAX_FRAME:
+            raise ReplayError(f"a log frame of {size} bytes exceeds the {MAX_FRAME}-byte limit")
+        return size.to_bytes(LENGTH_SIZE, "big") + _FRAME_START + body + _HASH_PREFIX + digest
+
+    def _link(self, value: Any) -> bytes:
+        body = canonical(value)
+        self.head = chain(self.head, body)
+        return self._frame(body, self.head)
+
+    def record(self, seq: int, type_name: str, payload: dict[str, Any]) -> bytes:
+        """The frame of one event record."""
+        self.count += 1
+        return self._link([seq, type_name, payload])
+
+    def event(self, event: GameEvent) -> bytes:
+        return self.record(*record_body(event))
+
+    def trailer(self, scores: dict[str, Any] | None) -> bytes:
+        """The closing frame: event count, chain head before it, final scores (or nil)."""
+        return self._link({"events": self.count, "head": self.head, "scores": scores})
+
+
+def iter_log(
+    header: LogHeader, events: Iterable[GameEvent], scores: dict[str, Any] | None
+) -> Iterator[bytes]:
+    """The bytes of a log, one frame at a time."""
+    encoder = LogEncoder(header)
+    yield encoder.preamble
+    for event in events:
+        yield encoder.event(event)
+    yield encoder.trailer(scores)
+
+
+def encode_log(header: LogHeader, events: Iterable[GameEvent], scores: dict[str, Any] | None) -> bytes:
+    """The whole log as bytes (for tests and small logs)."""
+    return b"".join(iter_log(header, events, scores))
+
+
+@contextmanager
+def atomic_output(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+    """A file that appears at ``path`` only complete: written to a temporary file in the
+    same folder, flushed and fsynced, then renamed over ``path``; removed on failure."""
+    target = Path(path)
+    handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed below, renamed on success
+        "wb", dir=target.parent, prefix=f".{target.name}.", suffix=".tmp", delete=False
+    )
+    try:
+        yield handle
+        handle.flush()
+        os.fsync(handle.fileno())
+        handle.close()
+        os.chmod(handle.name, _file_mode(target))
+        os.replace(handle.name, target)
+    except BaseException:
+        handle.close()
+        Path(handle.name).unlink(missing_ok=True)
+        raise
+    _fsync_folder(target.parent)
+
+
+def _file_mode(target: Path) -> int:
+    """The permissions of the file being replaced, or of a new file under the umask."""
+    try:
+        return target.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - platforms without directory handles
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_log(
+    path: str | os.PathLike[str],
+    header: LogHeader,
+    events: Iterable[GameEvent],
+    scores: dict[str, Any] | None,
+) -> int:
+    """Write a log atomically; returns its size in bytes."""
+    size = 0
+    with atomic_output(path) as out:
+        for chunk in iter_log(header, events, scores):
+            out.write(chunk)
+            size += len(chunk)
+    return size
+
+
+# -- reading -------------------------------------------------------------------------------
+
+
+def _decode(data: bytes) -> Any:
+    """One msgpack value, every size bounded by the frame's own length."""
+    limit = len(data)
+    return msgpack.unpackb(
+        data,
+        raw=False,
+        strict_map_key=False,
+        max_str_len=limit,
+        max_bin_len=limit,
+        max_array_len=limit,
+        max_map_len=limit,
+        max_ext_len=limit,
+    )
+
+
+class LogReader:
+    """Reads and verifies a log one frame at a time.
+
+    The header is read on construction; :meth:`records` yields the event records, each
+    after checking its framing, its hash link, its encoding, its shape and its sequence
+    number, and then reads and checks the trailer (available as :attr:`trailer`) and
+    that nothing follows it. Every failure is a :class:`LogFormatError`.
+    """
+
+    def __init__(self, stream: BinaryIO, name: str = "<log>") -> None:
+        self._stream = stream
+        self.name = name
+        self._offset = 0
+        self.trailer: LogTrailer | None = None
+        self.head = b""
+        magic = self._read(len(MAGIC))
+        if magic != MAGIC:
+            if len(magic) < len(MAGIC) and MAGIC.startswith(magic) and magic:
+                self._fail("truncated", "the file ends inside the magic bytes", 0, None)
+            self._fail("magic", f"not a {FORMAT_NAME} file (wrong magic bytes)", 0, None)
+        self.header = self._read_header()
+
+    # -- low level ---------------------------------------------------------------------
+
+    def _fail(self, kind: str, reason: str, offset: int | None, record: int | None) -> None:
+        raise LogFormatError(self.name, kind, reason, offset, record)
+
+    def _read(self, size: int) -> bytes:
+        chunks = []
+        remaining = size
+        while remaining:
+            chunk = self._stream.read(remaining)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        data = b"".join(chunks)
+        self._offset += len(data)
+        return data
+
+    def _read_frame(self, record: int) -> tuple[int, bytes, bytes] | None:
+        """``(offset, body bytes, hash)`` of the next frame, or ``None`` at a clean end."""
+        offset = self._offset
+        prefix = self._read(LENGTH_SIZE)
+        if not prefix:
+            return None
+        if len(prefix) < LENGTH_SIZE:
+            self._fail("truncated", "the data ends inside a frame length", offset, record)
+        size = int.from_bytes(prefix, "big")
+        if size > MAX_FRAME:
+            self._fail("length", f"frame length {size} exceeds the {MAX_FRAME}-byte limit", offset, record)
+        if size <= _FRAME_OVERHEAD:
+            self._fail("length", f"frame length {size} is too small for a frame", offset, record)
+        frame = self._read(size)
+        if len(frame) < size:
+            self._fail(
+                "truncated",
+                f"the frame declares {size} bytes but only {len(frame)} follow",
+                offset,
+                record,
+            )
+        if not frame.startswith(_FRAME_START) or frame[-_FRAME_OVERHEAD + 1 : -HASH_SIZE] != _HASH_PREFIX:
+            self._fail("encoding", "a frame must be the msgpack array [body, 32-byte hash]", offset, record)
+        return offset, frame[1 : -_FRAME_OVERHEAD + 1], frame[-HASH_SIZE:]
+
+    def _decode_body(self, body: bytes, offset: int, record: int) -> Any:
+        try:
+            value = _decode(body)
+        except Exception as error:  # msgpack raises many kinds for damaged data
+            self._fail("encoding", f"undecodable msgpack: {type(error).__name__}: {error}", offset, record)
+        try:
+            encoded = canonical(value)
+        except Exception:  # values msgpack decodes but cannot encode again
+            encoded = b""
+        if encoded != body:
+            self._fail("encoding", "the frame body is not in canonical form", offset, record)
+        return value
+
+    # -- header ------------------------------------------------------------------------
+
+    def _read_header(self) -> LogHeader:
+        frame = self._read_frame(0)
+        if frame is None:
+            self._fail("truncated", "the file ends after the magic bytes (no header)", self._offset, 0)
+        offset, body, digest = frame  # type: ignore[misc]
+        value = self._decode_body(body, offset, 0)
+        if not isinstance(value, dict) or value.get("format") != FORMAT_NAME:
+            self._fail("version", f"the header does not name the format {FORMAT_NAME!r}", offset, 0)
+        version = value.get("version")
+        if type(version) is not int or version != FORMAT_VERSION:
+            self._fail(
+                "version",
+                f"unsupported format version {version!r} (this reader knows {FORMAT_VERSION})",
+                offset,
+                0,
+            )
+        if digest != chain(b"", body):
+            self._fail("hash", "the header hash does not match the header", offset, 0)
+        problem = _header_problem(value)
+        if problem:
+            self._fail("schema", f"header: {problem}", offset, 0)
+        self.head = digest
+        return LogHeader(
+            game_id=UUID(value["game_id"]),
+            seed=value["seed"],
+            names=value["names"],
+            options=value["options"],
+            rules_version=value["rules_version"],
+            cards=value["cards"],
+            second_cards=value["second_cards"],
+            version=value["version"],
+        )
+
+    # -- records and trailer -----------------------------------------------------------
+
+    def records(self) -> Iterator[LogRecord]:
+        """The event records in order, each verified; then the trailer is read and checked."""
+        if self.trailer is not None:
+            return
+        count = 0
+        while True:
+            index = count + 1
+            frame = self._read_frame(index)
+            if frame is None:
+                self._fail(
+                    "truncated",
+                    f"the log ends after {count} record(s) without a trailer",
+                    self._offset,
+                    index,
+                )
+            offset, body, digest = frame  # type: ignore[misc]
+            if digest != chain(self.head, body):
+                self._fail("hash", "the hash chain is broken here", offset, index)
+            value = self._decode_body(body, offset, index)
+            if isinstance(value, dict):
+                self._finish(value, count, offset, digest)
+                return
+            if count >= MAX_RECORDS:
+                self._fail("count", f"more than {MAX_RECORDS} records", offset, index)
+            if not isinstance(value, list) or len(value) != 3:
+                self._fail("schema", "a record must be [sequence number, type, payload]", offset, index)
+            seq, type_name, payload = value
+            if not isinstance(seq, int) or isinstance(seq, bool):
+                self._fail("schema", "the sequence number must be an integer", offset, index)
+            problem = payload_problem(type_name, payload)
+            if problem:
+                self._fail("schema", problem, offset, index)
+            if seq != index:
+                self._fail("sequence", f"record {index} has sequence number {seq}", offset, index)
+            self.head = digest
+            count = index
+            yield LogRecord(seq, type_name, payload, body, digest, offset)
+
+    def _finish(self, value: dict[str, Any], count: int, offset: int, digest: bytes) -> None:
+        index = count + 1
+        if set(value) != set(TRAILER_FIELDS):
+            self._fail("schema", f"the trailer must have exactly {', '.join(TRAILER_FIELDS)}", offset, index)
+        events, head, scores = value["events"], value["head"], value["scores"]
+        if type_problem(events, int, "events") or type_problem(scores, dict[str, Any] | None, "scores"):
+            self._fail(
+                "schema", "the trailer's events must be an integer and scores a map or nil", offset, index
+            )
+        if events != count:
+            self._fail(
+                "count", f"the trailer counts {events} event(s) but the log has {count}", offset, index
+            )
+        if head != self.head:
+            self._fail("hash", "the trailer's chain head does not match the records", offset, index)
+        if self._read(1):
+            self._fail("trailing", "data follows the trailer", self._offset - 1, None)
+        self.head = digest
+        self.trailer = LogTrailer(events, head, scores, digest)
+
+    def read_all(self) -> tuple[list[LogRecord], LogTrailer]:
+        """Every record and the trailer (for small logs and tests)."""
+        records = list(self.records())
+        assert self.trailer is not None
+        return records, self.trailer
+
+
+def _header_problem(value: dict[str, Any]) -> str | None:
+    if set(value) != set(HEADER_FIELDS):
+        missing = sorted(set(HEADER_FIELDS) - set(value))
+        extra = sorted(map(str, set(value) - set(HEADER_FIELDS)))
+        return f"fields: missing {missing}, unexpected {extra}"
+    expected: dict[str, Any] = {
+        "rules_version": str,
+        "game_id": str,
+        "seed": int,
+        "players": int,
+        "names": list[str],
+        "cards": dict[str, str],
+        "second_cards": dict[str, str] | None,
+    }
+    for name, annotation in expected.items():
+        problem = type_problem(value[name], annotation, name)
+        if problem:
+            return problem
+    problem = options_problem(value["options"])
+    if problem:
+        return problem
+    try:
+        game_id = UUID(value["game_id"])
+    except ValueError:
+        return f"game_id {value['game_id']!r} is not a UUID"
+    if str(game_id) != value["game_id"]:
+        return "game_id must be written in the canonical lower-case UUID form"
+    if value["players"] != len(value["names"]):
+        return f"players is {value['players']} but {len(value['names'])} name(s) are given"
+    return None
+
+
+@contextmanager
+def open_log(path: str | os.PathLike[str]) -> Iterator[LogReader]:
+    """Open a log file for reading; the header is checked at once."""
+    with open(path, "rb") as stream:
+        yield LogReader(stream, str(path))

@@ -1,0 +1,101 @@
+"""Deterministic rerun: play a log's decisions again from its seed and write a new log.
+
+A plain rerun writes exactly the events the engine emits while the log is audited, so
+the output of a valid log is byte-identical to it. A what-if rerun (``bot`` and
+``from_turn``) keeps the recorded decisions of the turns before ``from_turn`` and lets
+the bot play every seat from there; the new game gets its own id (a UUIDv5 of the
+original id, the bot and the turn) and seat names that record the change.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from uuid import UUID, uuid5
+
+from cascadia.bots.registry import continue_game, make_bots
+from cascadia.domain.game import Game
+from cascadia.domain.options import GameOptions
+from cascadia.replays.audit import Audit, RecordStream, decision_command, starts_command
+from cascadia.replays.errors import ReplayError
+from cascadia.replays.format import LogEncoder, LogHeader, atomic_output, open_log, write_log
+from cascadia.replays.scores import final_scores, totals
+
+
+class RerunError(ReplayError):
+    """A what-if rerun that cannot be made (for example a turn outside the game)."""
+
+
+@dataclass(frozen=True)
+class RerunResult:
+    source: str
+    output: Path
+    game_id: UUID
+    events: int
+    bytes: int
+    totals: list[int] | None
+
+
+def rerun(path: str | os.PathLike[str], output: str | os.PathLike[str]) -> RerunResult:
+    """Re-execute the log's decisions from its seed (auditing them) and write the events
+    the engine emits as a new log at ``output``; nothing is written if the audit fails."""
+    size = 0
+    with open_log(path) as reader, atomic_output(output) as out:
+        audit = Audit(reader)
+        encoder = LogEncoder(audit.header)
+        size += out.write(encoder.preamble)
+        for event in audit.events():
+            size += out.write(encoder.event(event))
+        scores = final_scores(audit.game.state)
+        size += out.write(encoder.trailer(scores))
+    return RerunResult(str(path), Path(output), audit.game.id, audit.count, size, totals(scores))
+
+
+def what_if_id(game_id: UUID, bot: str, from_turn: int) -> UUID:
+    """The id of the what-if game: a UUIDv5 of the original id, the bot and the turn."""
+    return uuid5(game_id, f"rerun/bot={bot}/from-turn={from_turn}")
+
+
+def what_if_names(names: list[str], bot: str, from_turn: int) -> list[str]:
+    return [f"{name} (then {bot} from turn {from_turn})" for name in names]
+
+
+def rerun_with_bot(
+    path: str | os.PathLike[str], output: str | os.PathLike[str], bot: str, from_turn: int
+) -> RerunResult:
+    """Keep the log's decisions before turn ``from_turn`` and let ``bot`` play every seat
+    from there to the end; write the new game's log at ``output``.
+
+    The log is audited first (a what-if starts only from a valid game)."""
+    with open_log(path) as reader:
+        audit = Audit(reader)
+        for _ in audit.events():
+            pass
+        header = reader.header
+    last_turn = audit.game.state.turn
+    if not 1 <= from_turn <= last_turn:
+        raise RerunError(f"{path}: --from-turn must be between 1 and {last_turn}, not {from_turn}")
+    bots = make_bots([bot] * header.players, header.seed)
+    game = Game.start(
+        header.seed,
+        what_if_names(header.names, bot, from_turn),
+        GameOptions.from_dict(dict(header.options)),
+        game_id=what_if_id(header.game_id, bot, from_turn),
+    )
+    with open_log(path) as reader:
+        records = RecordStream(reader.records())
+        for record in iter(records.next, None):
+            if not starts_command(record):
+                continue  # an event that the previous command emitted
+            if game.state.turn >= from_turn:
+                break
+            command = decision_command(record, records)
+            if command is None:  # pragma: no cover - the log was audited
+                raise RerunError(f"{path}: event {record.seq} is not a decision")
+            command(game)
+    continue_game(game, bots)
+    events = game.collect_events()
+    scores = final_scores(game.state)
+    size = write_log(output, LogHeader.from_events(events), events, scores)
+    return RerunResult(str(path), Path(output), game.id, len(events), size, totals(scores))
