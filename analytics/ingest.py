@@ -111,9 +111,11 @@ class IngestReport:
 def _reason(error: BaseException, source: str) -> str:
     """The error as one line, without the source name when the message starts with it."""
     text = " ".join(str(error).split()) or type(error).__name__
-    for prefix in (f"{source}: ", f"{source} "):
-        if text.startswith(prefix):
-            text = text[len(prefix) :]
+    if source and text.startswith(source):
+        text = text[len(source) :].lstrip(": ")
+        location, separator, rest = text.partition("): ")
+        if text.startswith("(") and separator:
+            text = f"{rest} ({location[1:]})"
     if not isinstance(error, CascadiaError):
         text = f"{type(error).__name__}: {text}"
     return text

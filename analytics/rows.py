@@ -2,8 +2,9 @@
 
 A :class:`BatchColumns` collects the rows of many games as plain Python lists, one list
 per column, and turns them into Arrow tables once per batch (no row-by-row inserts).
-The score of each player comes from the scoring projection
-(:func:`cascadia.projections.scoresheet.score_game`); nothing is scored here.
+The score of each player comes from the scoring projection, through the same function
+that writes the score sheet into a log's trailer
+(:func:`cascadia.replays.scores.final_scores`); nothing is scored here.
 
 Event payload fields are mapped to the typed columns of ``events`` by name (``seat`` is
 stored as ``player``) when their declared type matches the column; every other field of
@@ -25,7 +26,7 @@ from cascadia.domain.components import HABITATS, TILES, WILDLIFE
 from cascadia.domain.errors import CascadiaError
 from cascadia.domain.game import Game
 from cascadia.domain.state import GameState
-from cascadia.projections.scoresheet import ScoreSheet, score_game
+from cascadia.replays.scores import final_scores
 
 _ALIASES = {"seat": "player"}
 """Payload fields stored under another column name."""
@@ -40,6 +41,9 @@ _ANNOTATIONS: dict[pa.DataType, str] = {
     pa.list_(schema.FILL_TYPE): "list[list[Any]]",
 }
 """The declared payload type that each typed column accepts."""
+
+Sheet = dict[str, Any]
+"""A final score sheet as plain data (``ScoreSheet.to_dict()``)."""
 
 _EVENT_COLUMNS = ("sequence", "type", "turn", *schema.EVENT_COLUMN_TYPES, "extra")
 
@@ -85,16 +89,6 @@ def _json(data: dict[str, Any]) -> str:
     return json.dumps(data, separators=(",", ":"), sort_keys=True, default=str)
 
 
-def score_state(state: GameState) -> ScoreSheet:
-    """The final score sheet of a finished game's state (by the scoring projection)."""
-    return score_game(
-        [p.environment for p in state.players],
-        [p.nature_tokens for p in state.players],
-        state.cards,
-        state.options,
-    )
-
-
 class BatchColumns:
     """The rows of one ingest batch, column by column, for the four tables."""
 
@@ -114,17 +108,17 @@ class BatchColumns:
         domain's ``CorruptEventError`` for events that do not replay."""
         if state is None:
             state = Game.replay(events).state
-        if not state.finished:
+        sheet = final_scores(state)
+        if sheet is None:
             raise UnfinishedGameError(f"game {state.game_id} has not ended ({len(events)} events)")
         game_id = str(state.game_id)
-        sheet = score_state(state)
         self._add_game_row(game_id, state, sheet, len(events))
         self._add_player_rows(game_id, state, sheet)
         self._add_event_rows(game_id, events)
         self.game_ids.append(game_id)
 
-    def _add_game_row(self, game_id: str, state: GameState, sheet: ScoreSheet, event_count: int) -> None:
-        winners = [p.total for p in sheet.players if p.won]
+    def _add_game_row(self, game_id: str, state: GameState, sheet: Sheet, event_count: int) -> None:
+        winners = [p["total"] for p in sheet["players"] if p["won"]]
         options = state.options.to_dict()
         row: dict[str, Any] = {
             "game_id": game_id,
@@ -148,10 +142,10 @@ class BatchColumns:
         for name, values in columns.items():
             values.append(row[name])
 
-    def _add_player_rows(self, game_id: str, state: GameState, sheet: ScoreSheet) -> None:
+    def _add_player_rows(self, game_id: str, state: GameState, sheet: Sheet) -> None:
         columns = self.columns[schema.PLAYERS]
         count = len(state.players)
-        for seat, (player, score) in enumerate(zip(state.players, sheet.players, strict=True)):
+        for seat, (player, score) in enumerate(zip(state.players, sheet["players"], strict=True)):
             placed = list(player.environment.wildlife.values())
             row: dict[str, Any] = {
                 "game_id": game_id,
@@ -160,22 +154,22 @@ class BatchColumns:
                 "name": player.name,
                 "nature_earned": player.nature_earned,
                 "nature_spent": player.nature_spent,
-                "nature_left": score.nature_tokens,
-                "wildlife_total": score.wildlife_total,
-                "corridor_total": score.habitat_total,
-                "bonus_total": score.bonus_total,
-                "habitat_total": score.habitat_total + score.bonus_total,
-                "total": score.total,
-                "rank": score.rank,
-                "won": score.won,
+                "nature_left": score["nature_tokens"],
+                "wildlife_total": score["wildlife_total"],
+                "corridor_total": score["habitat_total"],
+                "bonus_total": score["bonus_total"],
+                "habitat_total": score["habitat_total"] + score["bonus_total"],
+                "total": score["total"],
+                "rank": score["rank"],
+                "won": score["won"],
             }
             for species in WILDLIFE:
-                row[f"{species}_points"] = score.wildlife[species]
+                row[f"{species}_points"] = score["wildlife"][species]
                 row[f"{species}_tokens"] = placed.count(species)
             for habitat in HABITATS:
-                row[f"{habitat}_corridor"] = score.corridors[habitat]
-                row[f"{habitat}_points"] = score.habitat_points[habitat]
-                row[f"{habitat}_bonus"] = score.habitat_bonuses[habitat]
+                row[f"{habitat}_corridor"] = score["corridors"][habitat]
+                row[f"{habitat}_points"] = score["habitat_points"][habitat]
+                row[f"{habitat}_bonus"] = score["habitat_bonuses"][habitat]
             for name, values in columns.items():
                 values.append(row.get(name))
 

@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "cascadia.cli.game_commands",
     "cascadia.cli.rules_commands",
     "cascadia.cli.replay_commands",
+    "cascadia.cli.analytics_commands",
 )
 
 app = typer.Typer(
