@@ -20,13 +20,16 @@ How the true maximum is computed:
     most 8 elk (a bigger piece never helps: it scores 28 like any connected 8 of it,
     and what is left over scores more than 0); the rest of the group splits into
     connected parts solved recursively (memoised on their bitmask). Candidates ``S``
-    are enumerated once each, bounded by ``points(S) + sum(g(part))`` and tried best
-    bound first; the search stops as soon as a group reaches ``g(n)``.
+    are enumerated once each (depth first, largest first along each branch) and
+    bounded by ``points(S) + sum(g(part))``. Those whose bound reaches ``g(n)`` are
+    solved at once and the search stops as soon as one does reach it; otherwise the
+    rest are tried best bound first, skipping every bound no better than the best
+    total found.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import pairwise
 
 from cascadia.domain.hexgrid import AXES, DIRECTIONS, Hex
@@ -167,47 +170,47 @@ class _ConnectedSplit:
         if known is not None:
             return known
         ceiling = unconstrained_best(size)
-        candidates = []
-        for piece in self._pieces(mask):
-            parts = mask_components(mask & ~piece, self.links)
-            bound = ANY_SHAPE_POINTS[piece.bit_count()] + sum(
-                unconstrained_best(part.bit_count()) for part in parts
-            )
-            candidates.append((bound, parts, piece.bit_count()))
-        candidates.sort(key=lambda c: c[0], reverse=True)
         top = 0
-        for bound, parts, piece_size in candidates:
-            if bound <= top:
+        later = []
+        for piece in self._pieces(mask):
+            piece_points = ANY_SHAPE_POINTS[piece.bit_count()]
+            parts = mask_components(mask & ~piece, self.links)
+            bound = piece_points + sum(unconstrained_best(part.bit_count()) for part in parts)
+            if bound < ceiling:
+                later.append((bound, piece_points, parts))
+                continue
+            top = max(top, piece_points + sum(self.best(part) for part in parts))
+            if top == ceiling:
                 break
-            total = ANY_SHAPE_POINTS[piece_size] + sum(self.best(part) for part in parts)
-            if total > top:
-                top = total
-                if top == ceiling:
+        else:
+            later.sort(key=lambda candidate: candidate[0], reverse=True)
+            for bound, piece_points, parts in later:
+                if bound <= top:
                     break
+                top = max(top, piece_points + sum(self.best(part) for part in parts))
         self.memo[mask] = top
         return top
 
-    def _pieces(self, mask: int) -> list[int]:
+    def _pieces(self, mask: int) -> Iterator[int]:
         """Every connected subset of ``mask`` of at most 8 elk holding its lowest elk, once.
 
         Extension enumeration: a candidate neighbour is either added (and the search
         goes on from the larger set) or banned for the rest of this branch, so each
-        connected set is produced exactly once.
+        connected set is produced exactly once. Depth first, so pieces of 8 come early.
         """
         links = self.links
         low = mask & -mask
-        found: list[int] = []
 
-        def extend(piece: int, size: int, candidates: int, banned: int) -> None:
-            found.append(piece)
+        def extend(piece: int, size: int, candidates: int, banned: int) -> Iterator[int]:
             if size == _MAX_PIECE:
+                yield piece
                 return
             while candidates:
                 pick = candidates & -candidates
                 candidates ^= pick
                 banned |= pick
                 grown = links[pick.bit_length() - 1] & mask & ~banned & ~piece
-                extend(piece | pick, size + 1, candidates | grown, banned)
+                yield from extend(piece | pick, size + 1, candidates | grown, banned)
+            yield piece
 
-        extend(low, 1, links[low.bit_length() - 1] & mask & ~low, low)
-        return found
+        return extend(low, 1, links[low.bit_length() - 1] & mask & ~low, low)
