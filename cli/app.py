@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "cascadia.cli.rules_commands",
     "cascadia.cli.replay_commands",
     "cascadia.cli.analytics_commands",
+    "cascadia.cli.store_commands",
 )
 
 app = typer.Typer(

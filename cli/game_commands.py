@@ -6,10 +6,11 @@ import time
 from typing import Annotated
 
 import typer
-from cascadia.bots.registry import make_bots, play_game, seat_bots
+from cascadia.bots.registry import make_bots, seat_bots
+from cascadia.bots.simulation import Shard, parse_seed_range, simulate_games
 from cascadia.cli.common import HomeOption, JsonOption, console, open_store, print_json
-from cascadia.domain.game import Game, derive_game_id
 from cascadia.domain.errors import InvalidOptionError
+from cascadia.domain.game import Game
 from cascadia.domain.options import RESTRICTIONS, GameOptions
 from cascadia.domain.timeline import through_turn
 from cascadia.projections.render import render_bag, render_environment, render_market
@@ -43,11 +44,34 @@ def options_from_flags(
 
 
 def simulate(
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 1,
+    games: Annotated[
+        int | None, typer.Option("--games", "-n", min=1, help="How many games.  [default: 1]")
+    ] = None,
     players: Annotated[int, typer.Option("--players", "-p", min=1, max=4, help="Players per game.")] = 4,
     seed: Annotated[
-        int, typer.Option("--seed", "-s", min=0, help="Seed of the first game; then +1 each.")
-    ] = 0,
+        int | None,
+        typer.Option("--seed", "-s", min=0, help="Seed of the first game; then +1 each.  [default: 0]"),
+    ] = None,
+    seeds: Annotated[
+        str | None,
+        typer.Option(
+            "--seeds",
+            help="Seed range START:STOP (STOP excluded), instead of --seed/--games, e.g. 0:1000000.",
+        ),
+    ] = None,
+    shard: Annotated[
+        str | None,
+        typer.Option(
+            "--shard",
+            help="Run shard i/n of the seeds only: seed s belongs to shard s mod n (e.g. 0/4 ... 3/4).",
+        ),
+    ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers", "-w", min=1, help="Worker processes; games are stored in seed order all the same."
+        ),
+    ] = 1,
     bot: Annotated[
         str, typer.Option("--bot", help="Bot for every seat, or a comma list cycled over seats.")
     ] = "random",
@@ -67,11 +91,25 @@ def simulate(
     json_output: JsonOption = False,
     home: HomeOption = None,
 ) -> None:
-    """Play N games with bots and store them (seeds S, S+1, ...)."""
+    """Play games with bots and store them (seeds S, S+1, ..., or a --seeds range).
+
+    Games already stored are skipped, so an interrupted run can simply be repeated.
+    With --shard i/n only the seeds s with s mod n == i are played: run each shard on
+    any machine (its own --home or database) and combine them with `cascadia ingest`
+    or `cascadia migrate`."""
+    if seeds is not None and (seed is not None or games is not None):
+        raise InvalidOptionError("give either --seeds START:STOP or --seed/--games, not both")
+    if seeds is not None:
+        first, stop = parse_seed_range(seeds)
+    else:
+        first = seed or 0
+        stop = first + (games or 1)
+    part = Shard.parse(shard) if shard is not None else Shard()
+    todo = part.seeds(first, stop)
     options = options_from_flags(cards, balanced_bag, salmon_runs, elk_rings, no_majority, rule)
     names = seat_bots(bot, players)
-    make_bots(names, seed)  # unknown bot names fail before anything is stored
-    Game.start(seed, names, options)  # so do impossible setups (e.g. balanced bag for 4)
+    make_bots(names, first)  # unknown bot names fail before anything is stored
+    Game.start(first, names, options)  # so do impossible setups (e.g. balanced bag for 4)
     store = open_store(home)
     stored = skipped = 0
     started = time.perf_counter()
@@ -84,23 +122,21 @@ def simulate(
         disable=json_output,
         transient=True,
     ) as progress:
-        task = progress.add_task("games", total=games)
-        for game_seed in range(seed, seed + games):
-            game_id = derive_game_id(game_seed, names, options)
-            if store.has_game(game_id):
-                skipped += 1
-            else:
-                game = play_game(game_seed, names, options)
-                store.save_game(game)
+        task = progress.add_task("games", total=len(todo))
+        for result in simulate_games(todo, names, options, workers=workers, skip=store.has_game):
+            if result.events is not None and store.save_new_game(result.events):
                 stored += 1
+            else:
+                skipped += 1
             if json_output:
-                print_json({"id": str(game_id), "seed": game_seed, "players": names})
+                print_json({"id": str(result.game_id), "seed": result.seed, "players": names})
             progress.advance(task)
     elapsed = time.perf_counter() - started
     if not json_output:
+        sharded = f" [shard {part}]" if shard is not None else ""
         console.print(
             f"{stored} game(s) stored, {skipped} already stored, in {elapsed:.2f} s "
-            f"({players} players: {', '.join(names)}) -> {store.location}"
+            f"({players} players: {', '.join(names)}){sharded} -> {store.location}"
         )
 
 

@@ -11,7 +11,7 @@ event store in one string, mapped onto the ``eventsourcing`` library's own setti
     ``POSTGRES_CONNECT_TIMEOUT``. Percent-escape special characters in user and password.
 ``sqlite:PATH``
     The library's SQLite module on the file ``PATH``, or ``PATH/events.sqlite`` when
-    ``PATH`` is a directory (``sqlite:///abs/path`` is read as ``/abs/path``).
+    ``PATH`` is a directory or ends with ``/`` (``sqlite:///abs/path`` is read as ``/abs/path``).
 
 Nothing here opens a connection except :func:`postgres_setup`, which creates the
 configured schema and lets processes create the library's tables one at a time.
@@ -19,6 +19,7 @@ configured schema and lets processes create the library's tables one at a time.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -48,9 +49,10 @@ class DatabaseConfigError(CascadiaError):
 
 
 def sqlite_settings(path: str | Path) -> dict[str, str]:
-    """The library settings of the SQLite file ``path`` (or ``path/events.sqlite`` for a directory)."""
+    """The library settings of the SQLite file ``path``, or of ``path/events.sqlite`` when
+    ``path`` is a directory or ends with a slash (a data directory, like ``--home``)."""
     target = Path(path)
-    if target.is_dir():
+    if target.is_dir() or str(path).endswith(("/", os.sep)):
         target = target / EVENTS_FILE
     return {"PERSISTENCE_MODULE": SQLITE_MODULE, "SQLITE_DBNAME": str(target)}
 
@@ -126,6 +128,14 @@ def _redact(url: str) -> str:
     return re.sub(r"^([a-zA-Z]+://[^:/@]*):[^@/]*@", r"\1:***@", url)
 
 
+def same_database(one: Mapping[str, str | None], other: Mapping[str, str | None]) -> bool:
+    """Whether two sets of settings name the same database (SQLite paths compared resolved)."""
+    if one.get("PERSISTENCE_MODULE") == other.get("PERSISTENCE_MODULE") == SQLITE_MODULE:
+        paths = (Path(settings.get("SQLITE_DBNAME") or "").resolve() for settings in (one, other))
+        return next(paths) == next(paths)
+    return describe(one) == describe(other)
+
+
 def describe(settings: Mapping[str, str | None]) -> str:
     """Where ``settings`` keep the events, as a URL without the password."""
     module = settings.get("PERSISTENCE_MODULE") or ""
@@ -191,3 +201,27 @@ def connection_kwargs(settings: Mapping[str, str | None]) -> dict[str, str | int
         "password": settings.get("POSTGRES_PASSWORD") or "",
         "connect_timeout": int(settings.get("POSTGRES_CONNECT_TIMEOUT") or 10),
     }
+
+
+def store_env(spec: str, environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The ``env`` of a :class:`~cascadia.domain.store.GameStore` on the store ``spec`` names:
+
+    - ``sqlite:PATH`` or ``postgresql://...``: that database (see :func:`database_settings`);
+    - ``postgres`` (or ``postgresql``): the PostgreSQL that the environment configures,
+      ``CASCADIA_DATABASE_URL`` if it names one, else the library's ``POSTGRES_*`` variables.
+    """
+    environ = os.environ if environ is None else environ
+    text = spec.strip()
+    if text.lower() in POSTGRES_SCHEMES:
+        url = environ.get(DATABASE_URL_VAR, "")
+        if url and database_settings(url)["PERSISTENCE_MODULE"] == POSTGRES_MODULE:
+            return {DATABASE_URL_VAR: url}
+        if not environ.get("POSTGRES_DBNAME"):
+            raise DatabaseUrlError(
+                f"{text!r} means the PostgreSQL of the environment, but neither {DATABASE_URL_VAR} "
+                "(postgresql://...) nor POSTGRES_DBNAME/POSTGRES_HOST/POSTGRES_USER is set; "
+                "give a postgresql:// URL instead"
+            )
+        return {DATABASE_URL_VAR: "", "PERSISTENCE_MODULE": POSTGRES_MODULE}
+    database_settings(text)  # reject a malformed one now, with its own message
+    return {DATABASE_URL_VAR: text}

@@ -151,6 +151,15 @@ class GameStore(Application[UUID]):
                 f"game {events[0].originator_id} already has events at those positions"
             ) from error
 
+    def save_new_game(self, events: list[GameEvent]) -> bool:
+        """Store a new game's events; ``False`` (nothing written) if the game is already
+        stored, e.g. by another process that played the same seed at the same time."""
+        try:
+            self.save_events(events)
+        except GameConflictError:
+            return False
+        return True
+
     def game(self, game_id: UUID, version: int | None = None) -> Game:
         """The game rebuilt from its stored events (up to ``version``)."""
         try:
