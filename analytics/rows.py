@@ -17,7 +17,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from operator import attrgetter
+from typing import Any, cast
 
 import pyarrow as pa
 from cascadia.analytics import schema
@@ -64,6 +65,16 @@ class _Plan:
 
 
 _PLANS: dict[type, _Plan] = {}
+
+_TILE_PLACED, _WILDLIFE_PLACED, _FIRST_PLAYER, _TURN_ENDED, _GAME_ENDED = range(1, 6)
+_FLOW: dict[type, int] = {
+    ev.TilePlaced: _TILE_PLACED,
+    ev.WildlifePlaced: _WILDLIFE_PLACED,
+    ev.FirstPlayerChosen: _FIRST_PLAYER,
+    ev.TurnEnded: _TURN_ENDED,
+    ev.GameEnded: _GAME_ENDED,
+}
+"""Events that move the turn counter or feed the ``placements`` table."""
 
 
 def _plan(cls: type[ev.GameEvent]) -> _Plan:
@@ -181,47 +192,57 @@ class BatchColumns:
         for name in _EVENT_COLUMNS:
             columns[name].extend([None] * count)
         sequence, types, turns = columns["sequence"], columns["type"], columns["turn"]
-        extra = columns["extra"]
+        extra, fills = columns["extra"], columns["fills"]
         placements = self.columns[schema.PLACEMENTS]
+        placed_wildlife = placements["wildlife"]
         last_placement: tuple[int, int, int, int] | None = None  # (row, player, q, r) this turn
         turn = 0
-        for i, event in enumerate(events):
-            row = base + i
-            plan = _plan(type(event))
+        local: dict[type, tuple[Any, ...]] = {}
+        for row, event in enumerate(events, base):
+            cls = event.__class__
+            entry = local.get(cls)
+            if entry is None:
+                plan = _plan(cls)
+                getter = attrgetter(*(f for f, _ in plan.typed)) if plan.typed else None
+                targets = [columns[column] for _, column in plan.typed]
+                entry = local[cls] = (plan.name, getter, targets, plan.extra, _FLOW.get(cls, 0))
+            name, getter, targets, extra_fields, flow = entry
             sequence[row] = event.originator_version
-            types[row] = plan.name
+            types[row] = name
             turns[row] = turn
-            for field_name, column in plan.typed:
-                value = getattr(event, field_name)
-                if column == "fills":
-                    value = [tuple(fill) for fill in value]
-                columns[column][row] = value
-            if plan.extra:
-                extra[row] = _json({name: getattr(event, name) for name in plan.extra})
-            if isinstance(event, ev.TilePlaced):
-                last_placement = (len(placements["tile"]), event.player, event.q, event.r)
-                _append(
-                    placements,
-                    game_id=game_id,
-                    player=event.player,
-                    turn=turn,
-                    tile=event.tile,
-                    q=event.q,
-                    r=event.r,
-                    rotation=event.rotation,
-                    keystone=TILES[event.tile].keystone,
-                    wildlife=None,
-                )
-            elif isinstance(event, ev.WildlifePlaced):
-                if last_placement is not None and last_placement[1:] == (event.player, event.q, event.r):
-                    placements["wildlife"][last_placement[0]] = event.wildlife
-            elif isinstance(event, ev.FirstPlayerChosen):
+            if getter is not None:
+                values = getter(event)
+                if len(targets) == 1:
+                    values = (values,)
+                for target, value in zip(targets, values, strict=True):
+                    target[row] = [tuple(fill) for fill in value] if target is fills else value
+            if extra_fields:
+                extra[row] = _json({field: getattr(event, field) for field in extra_fields})
+            if not flow:
+                continue
+            if flow == _TILE_PLACED:
+                e = cast(ev.TilePlaced, event)
+                last_placement = (len(placed_wildlife), e.player, e.q, e.r)
+                placements["game_id"].append(game_id)
+                placements["player"].append(e.player)
+                placements["turn"].append(turn)
+                placements["tile"].append(e.tile)
+                placements["q"].append(e.q)
+                placements["r"].append(e.r)
+                placements["rotation"].append(e.rotation)
+                placements["keystone"].append(TILES[e.tile].keystone)
+                placed_wildlife.append(None)
+            elif flow == _WILDLIFE_PLACED:
+                w = cast(ev.WildlifePlaced, event)
+                if last_placement is not None and last_placement[1:] == (w.player, w.q, w.r):
+                    placed_wildlife[last_placement[0]] = w.wildlife
+            elif flow == _FIRST_PLAYER:
                 turn = 1
-            elif isinstance(event, ev.TurnEnded):
-                turn = event.turn + 1
+            elif flow == _TURN_ENDED:
+                turn = cast(ev.TurnEnded, event).turn + 1
                 last_placement = None
-            elif isinstance(event, ev.GameEnded):
-                turns[row] = event.turns
+            elif flow == _GAME_ENDED:
+                turns[row] = cast(ev.GameEnded, event).turns
 
     def tables(self, batch: str) -> dict[str, pa.Table]:
         """The batch as one Arrow table per stored table, with ``batch`` filled in."""
@@ -237,8 +258,3 @@ class BatchColumns:
             ]
             result[table] = pa.Table.from_arrays(arrays, schema=table_schema)
         return result
-
-
-def _append(columns: dict[str, list[Any]], **row: Any) -> None:
-    for name, value in row.items():
-        columns[name].append(value)
