@@ -26,7 +26,7 @@ from typing import Any, BinaryIO
 from uuid import UUID
 
 import msgpack
-from cascadia.domain.events import GameEvent, GameStarted, ScoringCardsDrawn, make_event
+from cascadia.domain.events import PAYLOAD_FIELDS, GameEvent, GameStarted, ScoringCardsDrawn, make_event
 from cascadia.replays.errors import LogFormatError, ReplayError
 from cascadia.replays.schema import options_problem, payload_problem, type_problem
 
@@ -168,7 +168,9 @@ class LogRecord:
         return make_event(self.type, game_id, self.seq, self.payload)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"seq": self.seq, "type": self.type, "payload": self.payload}
+        """``{"seq", "type", "payload"}`` with the payload fields in declaration order."""
+        payload = {name: self.payload[name] for name in PAYLOAD_FIELDS[self.type]}
+        return {"seq": self.seq, "type": self.type, "payload": payload}
 
 
 @dataclass(frozen=True, slots=True)
