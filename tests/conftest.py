@@ -8,6 +8,7 @@ later draw continues the seed's stream from the recorded draw position.
 from __future__ import annotations
 
 import copy
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 from uuid import UUID
@@ -107,3 +108,11 @@ def play_simple_turn(game: Game, slot: int = 0) -> list[ev.GameEvent]:
     else:
         game.return_wildlife()
     return game.collect_events()
+
+
+@pytest.fixture
+def clean_env(monkeypatch):
+    """No store settings from the environment: each test chooses its own data directory."""
+    for key in list(os.environ):
+        if key.startswith(("PERSISTENCE_", "SQLITE_", "POSTGRES_", "CASCADIA_", "TRANSCODER_")):
+            monkeypatch.delenv(key)
