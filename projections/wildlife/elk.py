@@ -92,7 +92,7 @@ def elk_a(wildlife: Mapping[Hex, str]) -> int:
     1..4. 1 → 2, 2 → 5, 3 → 9, 4 → 13 (a straight run of 5 scores best as 4 + 1)."
     Partition the elk into formations to maximise the total.
     """
-    return best_partition(tokens_of(wildlife).cells(ELK), LINE_SHAPES)
+    return best_partition(tokens_of(wildlife).groups(ELK), LINE_SHAPES)
 
 
 def elk_b(wildlife: Mapping[Hex, str]) -> int:
@@ -102,7 +102,7 @@ def elk_b(wildlife: Mapping[Hex, str]) -> int:
     mutually adjacent elk 9, rhombus of 4 (two triangles sharing an edge) 13."
     Partition the elk into formations to maximise the total.
     """
-    return best_partition(tokens_of(wildlife).cells(ELK), BLOCK_SHAPES)
+    return best_partition(tokens_of(wildlife).groups(ELK), BLOCK_SHAPES)
 
 
 def elk_c(wildlife: Mapping[Hex, str]) -> int:
@@ -126,8 +126,11 @@ def elk_d(wildlife: Mapping[Hex, str], options: GameOptions = DEFAULT_OPTIONS) -
     "group" is connected); option ``elk_rings=any-subset`` allows gaps, as some
     designer answers suggest."
     """
-    shapes = RING_SUBSET_SHAPES if options.elk_rings == "any-subset" else ARC_SHAPES
-    return best_partition(tokens_of(wildlife).cells(ELK), shapes)
+    tokens = tokens_of(wildlife)
+    if options.elk_rings == "any-subset":
+        # formations with gaps join elk of different groups: one part, split inside
+        return best_partition([tokens.cells(ELK)], RING_SUBSET_SHAPES)
+    return best_partition(tokens.groups(ELK), ARC_SHAPES)
 
 
 # --- Elk C -------------------------------------------------------------------------

@@ -6,7 +6,6 @@ Fox D's best choice of disjoint adjacent pairs is an exact maximum-weight matchi
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from cascadia.domain.hexgrid import Hex, neighbours
@@ -23,14 +22,19 @@ MIN_TOKENS = 2
 """Fox B and D count a species only with at least two tokens."""
 
 
-def _species_around(raw: Mapping[Hex, str], hexes: Iterable[Hex]) -> Counter[str]:
-    """How many tokens of each species lie on ``hexes``."""
-    return Counter(raw[n] for n in hexes if n in raw)
+def _other_species(raw: Mapping[Hex, str], hexes: Iterable[Hex]) -> dict[str, int]:
+    """How many non-fox tokens of each species lie on ``hexes``."""
+    counts: dict[str, int] = {}
+    for h in hexes:
+        species = raw.get(h)
+        if species is not None and species != FOX:
+            counts[species] = counts.get(species, 0) + 1
+    return counts
 
 
-def _doubled(counts: Counter[str]) -> int:
-    """The number of non-fox species with at least two tokens in ``counts``."""
-    return sum(1 for species, n in counts.items() if n >= MIN_TOKENS and species != FOX)
+def _doubled(counts: dict[str, int]) -> int:
+    """The number of species with at least two tokens in ``counts``."""
+    return sum(1 for n in counts.values() if n >= MIN_TOKENS)
 
 
 def fox_a(wildlife: Mapping[Hex, str]) -> int:
@@ -53,8 +57,7 @@ def fox_b(wildlife: Mapping[Hex, str]) -> int:
     tokens = tokens_of(wildlife)
     raw = tokens.raw
     return sum(
-        points(PAIRED_SPECIES_POINTS, _doubled(_species_around(raw, neighbours(f))))
-        for f in tokens.cells(FOX)
+        points(PAIRED_SPECIES_POINTS, _doubled(_other_species(raw, neighbours(f)))) for f in tokens.cells(FOX)
     )
 
 
@@ -66,12 +69,7 @@ def fox_c(wildlife: Mapping[Hex, str]) -> int:
     """
     tokens = tokens_of(wildlife)
     raw = tokens.raw
-    total = 0
-    for f in tokens.cells(FOX):
-        counts = _species_around(raw, neighbours(f))
-        counts.pop(FOX, None)
-        total += max(counts.values(), default=0)
-    return total
+    return sum(max(_other_species(raw, neighbours(f)).values(), default=0) for f in tokens.cells(FOX))
 
 
 def fox_d(wildlife: Mapping[Hex, str]) -> int:
@@ -83,11 +81,16 @@ def fox_d(wildlife: Mapping[Hex, str]) -> int:
     """
     tokens = tokens_of(wildlife)
     raw = tokens.raw
-    foxes = tokens.cells(FOX)
     pairs = []
-    for a in foxes:
-        for b in neighbours(a)[:3]:  # directions NE, E, SE: each adjacent pair once
-            if b in foxes:
-                around = (set(neighbours(a)) | set(neighbours(b))) - {a, b}
-                pairs.append((a, b, points(PAIR_POINTS, _doubled(_species_around(raw, around)))))
+    for group in tokens.groups(FOX):
+        if len(group) < 2:
+            continue
+        foxes = set(group)
+        for a in group:
+            for b in neighbours(a)[:3]:  # directions NE, E, SE: each adjacent pair once
+                if b in foxes:
+                    around = set(neighbours(a)).union(neighbours(b))
+                    around.discard(a)
+                    around.discard(b)
+                    pairs.append((a, b, points(PAIR_POINTS, _doubled(_other_species(raw, around)))))
     return best_pairing(pairs)

@@ -3,12 +3,12 @@
 RULES.md 5.2: "each token counts at most once and the scoring is the **maximum**
 over all valid choices."
 
-How: the pairs (edges) split the tokens into connected components, solved
-independently. Per component, a memoised search over bitmasks of the tokens still
-free takes the lowest free token and either leaves it unpaired or pairs it with each
-free partner in turn. Every vertex has at most six partners (six neighbours for
-foxes, two per axis for hawks), and tokens without a partner are skipped, so the
-memoised states stay few.
+How: when no token is in two pairs, all are taken. Otherwise the pairs (edges)
+split the tokens into connected components, solved independently. Per component, a
+memoised search over bitmasks of the tokens still free takes the lowest free token
+and either leaves it unpaired or pairs it with each free partner in turn. Every
+vertex has at most six partners (six neighbours for foxes, two per axis for
+hawks), and tokens without a partner are skipped, so the memoised states stay few.
 """
 
 from __future__ import annotations
@@ -24,9 +24,10 @@ def best_pairing(pairs: Iterable[tuple[Hex, Hex, int]]) -> int:
     useful = [(a, b, w) for a, b, w in pairs if w > 0]
     if not useful:
         return 0
-    if len(useful) == 1:
-        return useful[0][2]
-    order = sorted({h for a, b, _ in useful for h in (a, b)}, key=row_order)
+    ends = {h for a, b, _ in useful for h in (a, b)}
+    if len(ends) == 2 * len(useful):  # no token in two pairs: take them all
+        return sum(w for _, _, w in useful)
+    order = sorted(ends, key=row_order)
     index = {h: i for i, h in enumerate(order)}
     partners: list[list[tuple[int, int]]] = [[] for _ in order]
     links = [1 << i for i in range(len(order))]

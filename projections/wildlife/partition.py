@@ -9,10 +9,12 @@ How the maximum is found:
   rotation listed, each normalised so that its first hex in row order (``r``, then
   ``q``) is ``(0, 0)``. Every placement of a shape is therefore found exactly once,
   anchored at its first hex.
-- The tokens are indexed in row order and every placement of every shape that lies
-  entirely on tokens becomes a bitmask. Tokens that share a placement are linked;
-  the linked parts are solved independently (a formation never spans two parts).
-- Per part, ``best(mask)`` is a memoised search over bitmasks of the tokens still
+- The caller splits the tokens into parts that no placement spans (the groups, for
+  connected shapes); a part of one or two tokens is looked up directly.
+- The tokens of a part are indexed in row order and every placement of every shape
+  that lies entirely on tokens becomes a bitmask. Tokens that share a placement are linked;
+  the linked pieces are solved independently (a formation never spans two).
+- Per linked piece, ``best(mask)`` is a memoised search over bitmasks of the tokens still
   free: the lowest free token must be in some formation, and that formation is
   anchored at it (every other token of it comes later in row order), so
   ``best(mask) = max(points(F) + best(mask - F))`` over the placements ``F``
@@ -25,13 +27,22 @@ Every shape table must contain the single hex, so that every set has a partition
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
 
 from cascadia.domain.hexgrid import Hex
 from cascadia.projections.wildlife.groups import bits, mask_components, row_order
 
 Shape = tuple[Hex, ...]
-ShapeTable = tuple[tuple[Shape, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeTable:
+    """A card's formations: normalised shapes (smallest first) with their points."""
+
+    shapes: tuple[tuple[Shape, int], ...]
+    points: Mapping[Shape, int]
+    single: int
 
 
 def normalise(cells: Iterable[Hex]) -> Shape:
@@ -51,20 +62,37 @@ def shape_table(shapes: Iterable[tuple[Iterable[Hex], int]]) -> ShapeTable:
         best[shape] = max(value, best.get(shape, value))
     if ((0, 0),) not in best:
         raise ValueError("a shape table must contain the single hex")
-    return tuple(sorted(best.items(), key=lambda item: (len(item[0]), item[0])))
+    ordered = tuple(sorted(best.items(), key=lambda item: (len(item[0]), item[0])))
+    return ShapeTable(ordered, best, best[((0, 0),)])
 
 
-def best_partition(cells: Collection[Hex], shapes: ShapeTable) -> int:
-    """The highest total of a partition of ``cells`` into placements of ``shapes``."""
-    if not cells:
-        return 0
+def best_partition(parts: Iterable[Collection[Hex]], shapes: ShapeTable) -> int:
+    """The highest total of a partition of the tokens into placements of ``shapes``.
+
+    ``parts`` splits the tokens so that no placement spans two parts (for connected
+    shapes, the groups; otherwise pass all the tokens as one part).
+    """
+    single = shapes.single
+    total = 0
+    for cells in parts:
+        size = len(cells)
+        if size == 1:
+            total += single
+        elif size == 2:
+            total += max(2 * single, shapes.points.get(normalise(cells), 0))
+        elif size:
+            total += _best_of_part(cells, shapes)
+    return total
+
+
+def _best_of_part(cells: Collection[Hex], shapes: ShapeTable) -> int:
     order = sorted(cells, key=row_order)
     index = {h: i for i, h in enumerate(order)}
     anchored: list[list[tuple[int, int]]] = []
     links = [1 << i for i in range(len(order))]
     for q, r in order:
         found = []
-        for offsets, value in shapes:
+        for offsets, value in shapes.shapes:
             mask = 0
             for dq, dr in offsets:
                 j = index.get((q + dq, r + dr))
