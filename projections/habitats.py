@@ -4,6 +4,9 @@
   A corridor is a connected set of tiles joined in H; its size is its tile count. A
   dual tile can belong to one corridor of each of its habitats."
 - "Each player scores 1 point per tile of their **largest** corridor of each habitat."
+- The rule restrictions of RULES.md 7 that change habitat scoring (``must_not_match``,
+  ``corridors_of_three``, ``corridors_min_five``) are applied by :func:`habitat_points`
+  and :func:`habitat_bonuses`.
 
 Corridors are found with one union-find per habitat over the tiles, visiting each
 pair of neighbouring tiles once (directions NE, E, SE from every tile).
@@ -15,7 +18,7 @@ from collections.abc import Mapping, Sequence
 
 from cascadia.domain.components import HABITATS, TILES
 from cascadia.domain.environment import Environment
-from cascadia.domain.hexgrid import tile_edges
+from cascadia.domain.hexgrid import Hex, tile_edges
 from cascadia.domain.options import GameOptions
 
 MAX_PLAYERS = 4
@@ -29,10 +32,23 @@ SECOND_BONUS = 1
 SHARED_FIRST_BONUS = {2: 2}
 """3-4 players: a two-way tie for largest gives 2 each; a tie of three or more gives 1 each."""
 CROWDED_FIRST_BONUS = 1
+CORRIDOR_OF_THREE = 3
+CORRIDOR_OF_THREE_POINTS = 3
+"""RULES.md 7.3 (``corridors_of_three``): 3 points per corridor of exactly 3 tiles."""
+MIN_SCORING_CORRIDOR = 5
+"""RULES.md 7.4 (``corridors_min_five``): a largest corridor below 5 scores 0."""
 
 
-def corridor_sizes(environment: Environment) -> dict[str, list[int]]:
-    """Per habitat, the sizes of all its corridors, largest first (empty: no such tile)."""
+CorridorLabels = dict[str, dict[Hex, int]]
+"""Per habitat, the corridor label of every tile showing that habitat."""
+
+
+def corridor_labels(environment: Environment) -> tuple[CorridorLabels, dict[str, list[int]]]:
+    """Per habitat, a label per tile (its corridor) and the size of each label's corridor.
+
+    Labels are ``0, 1, ...`` per habitat and index the size lists:
+    ``sizes[habitat][labels[habitat][h]]`` is the size of the corridor holding ``h``.
+    """
     tiles = environment.tiles
     order = list(tiles)
     index = {h: i for i, h in enumerate(order)}
@@ -54,18 +70,49 @@ def corridor_sizes(environment: Environment) -> dict[str, list[int]]:
                 if a != b:
                     parent[b] = a
 
-    counts: dict[str, dict[int, int]] = {habitat: {} for habitat in HABITATS}
+    labels: CorridorLabels = {habitat: {} for habitat in HABITATS}
+    sizes: dict[str, list[int]] = {habitat: [] for habitat in HABITATS}
+    label_of_root: dict[str, dict[int, int]] = {habitat: {} for habitat in HABITATS}
     for i, h in enumerate(order):
         for habitat in TILES[tiles[h][0]].habitats:
             top = root(parents[habitat], i)
-            sizes = counts[habitat]
-            sizes[top] = sizes.get(top, 0) + 1
-    return {habitat: sorted(counts[habitat].values(), reverse=True) for habitat in HABITATS}
+            label = label_of_root[habitat].get(top)
+            if label is None:
+                label = label_of_root[habitat][top] = len(sizes[habitat])
+                sizes[habitat].append(0)
+            sizes[habitat][label] += 1
+            labels[habitat][h] = label
+    return labels, sizes
+
+
+def corridor_sizes(environment: Environment) -> dict[str, list[int]]:
+    """Per habitat, the sizes of all its corridors, largest first (empty: no such tile)."""
+    return {
+        habitat: sorted(found, reverse=True) for habitat, found in corridor_labels(environment)[1].items()
+    }
 
 
 def largest_corridors(environment: Environment) -> dict[str, int]:
     """Per habitat (in ``HABITATS`` order), the size of the largest corridor (0 if none)."""
-    return {habitat: sizes[0] if sizes else 0 for habitat, sizes in corridor_sizes(environment).items()}
+    return {habitat: max(found, default=0) for habitat, found in corridor_labels(environment)[1].items()}
+
+
+def habitat_points(sizes: Sequence[int], options: GameOptions) -> int:
+    """One habitat's corridor points from the sizes of all its corridors.
+
+    RULES.md 5.1: "1 point per tile of their **largest** corridor". Rule restrictions
+    (RULES.md 7): ``must_not_match``: "habitat corridors and majorities are not
+    scored"; ``corridors_of_three``: "3 points for each corridor of exactly 3 tiles (and
+    nothing else)"; ``corridors_min_five``: "a largest corridor smaller than 5 scores 0".
+    """
+    if options.must_not_match:
+        return 0
+    if options.corridors_of_three:
+        return CORRIDOR_OF_THREE_POINTS * sum(1 for size in sizes if size == CORRIDOR_OF_THREE)
+    largest = max(sizes, default=0)
+    if options.corridors_min_five and largest < MIN_SCORING_CORRIDOR:
+        return 0
+    return largest
 
 
 def majority_bonus(sizes: Sequence[int]) -> list[int]:
@@ -109,10 +156,10 @@ def habitat_bonuses(largest: Sequence[Mapping[str, int]], options: GameOptions) 
     """Per player and habitat, the majority bonus (2-4 players) or the solo bonus (1 player).
 
     ``largest`` holds each player's largest corridor per habitat. With
-    ``options.majority_bonus`` off (RULES.md 5.8) nobody gets a habitat bonus, the solo
-    bonus included.
+    ``options.majority_bonus`` off (RULES.md 5.8) or ``must_not_match`` (RULES.md 7.2)
+    nobody gets a habitat bonus, the solo bonus included.
     """
-    if not options.majority_bonus:
+    if not options.majority_bonus or options.must_not_match:
         return [dict.fromkeys(HABITATS, 0) for _ in largest]
     if len(largest) == 1:
         return [solo_bonus(largest[0])]

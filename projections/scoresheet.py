@@ -18,7 +18,7 @@ from typing import Any
 from cascadia.domain.components import HABITATS, WILDLIFE
 from cascadia.domain.environment import Environment
 from cascadia.domain.options import RULES_VERSION, GameOptions
-from cascadia.projections.habitats import habitat_bonuses, largest_corridors
+from cascadia.projections.habitats import corridor_sizes, habitat_bonuses, habitat_points
 from cascadia.projections.wildlife import normalise_card, score_wildlife
 
 SOLO_RATINGS: tuple[tuple[int, str], ...] = (
@@ -38,9 +38,12 @@ BELOW_RATINGS = "keep practising"
 class PlayerScore:
     """One player's line of the score sheet. Mappings are in ``WILDLIFE`` / ``HABITATS`` order.
 
+    ``corridors`` is the largest corridor per habitat and ``habitat_points`` what it
+    scores (the same, unless a rule restriction of RULES.md 7 says otherwise);
     ``habitat_total`` is the corridor points only; ``bonus_total`` the majority (or
     solo) bonuses; ``total = wildlife_total + habitat_total + bonus_total +
-    nature_tokens``. Treat the mappings as read-only.
+    nature_tokens``. ``card_set`` is 1 when the second card set scored the wildlife
+    (``two_card_sets``), else 0. Treat the mappings as read-only.
     """
 
     seat: int
@@ -55,6 +58,7 @@ class PlayerScore:
     total: int
     rank: int
     won: bool
+    card_set: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data."""
@@ -71,6 +75,7 @@ class PlayerScore:
             "total": self.total,
             "rank": self.rank,
             "won": self.won,
+            "card_set": self.card_set,
         }
 
 
@@ -82,6 +87,7 @@ class ScoreSheet:
     cards: Mapping[str, str]
     options: GameOptions
     solo_rating: str | None = None
+    second_cards: Mapping[str, str] | None = None
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -93,6 +99,7 @@ class ScoreSheet:
         return {
             "rules_version": RULES_VERSION,
             "cards": dict(self.cards),
+            "second_cards": dict(self.second_cards) if self.second_cards is not None else None,
             "options": self.options.to_dict(),
             "players": [p.to_dict() for p in self.players],
             "winners": list(self.winners),
@@ -112,21 +119,31 @@ def competition_ranks(keys: Sequence[tuple[int, ...]]) -> list[int]:
 
 def build_sheet(
     wildlife: Sequence[Mapping[str, int]],
-    corridors: Sequence[Mapping[str, int]],
+    corridors: Sequence[Mapping[str, Sequence[int]]],
     nature_tokens: Sequence[int],
     cards: Mapping[str, str],
     options: GameOptions,
+    *,
+    second_cards: Mapping[str, str] | None = None,
+    card_sets: Sequence[int] | None = None,
 ) -> ScoreSheet:
-    """The score sheet from each player's wildlife points and largest corridors, by seat."""
+    """The score sheet from each player's wildlife points and corridor sizes, by seat.
+
+    ``corridors`` holds, per player and habitat, the sizes of all that habitat's
+    corridors (the largest is scored, unless a rule restriction says otherwise).
+    ``card_sets`` says per seat which card set scored the wildlife (0: ``cards``, 1:
+    ``second_cards``), for ``two_card_sets`` games.
+    """
     players = len(wildlife)
     if not players or len(corridors) != players or len(nature_tokens) != players:
         raise ValueError("wildlife, corridors and nature tokens must be given for every player")
-    bonuses = habitat_bonuses(corridors, options)
     species = [{s: wildlife[seat][s] for s in WILDLIFE} for seat in range(players)]
-    largest = [{h: corridors[seat][h] for h in HABITATS} for seat in range(players)]
+    largest = [{h: max(corridors[seat][h], default=0) for h in HABITATS} for seat in range(players)]
+    points = [{h: habitat_points(corridors[seat][h], options) for h in HABITATS} for seat in range(players)]
+    bonuses = habitat_bonuses(largest, options)
     totals = [
         sum(species[seat].values())
-        + sum(largest[seat].values())
+        + sum(points[seat].values())
         + sum(bonuses[seat].values())
         + nature_tokens[seat]
         for seat in range(players)
@@ -137,20 +154,30 @@ def build_sheet(
             seat=seat,
             wildlife=species[seat],
             corridors=largest[seat],
-            habitat_points=dict(largest[seat]),
+            habitat_points=points[seat],
             habitat_bonuses=bonuses[seat],
             nature_tokens=nature_tokens[seat],
             wildlife_total=sum(species[seat].values()),
-            habitat_total=sum(largest[seat].values()),
+            habitat_total=sum(points[seat].values()),
             bonus_total=sum(bonuses[seat].values()),
             total=totals[seat],
             rank=ranks[seat],
             won=ranks[seat] == 1,
+            card_set=card_sets[seat] if card_sets else 0,
         )
         for seat in range(players)
     )
-    rating = solo_rating(sheet[0].total) if players == 1 else None
-    return ScoreSheet(sheet, {s: normalise_card(cards[s]) for s in WILDLIFE}, options, rating)
+    return ScoreSheet(
+        players=sheet,
+        cards=_card_set(cards),
+        options=options,
+        solo_rating=solo_rating(sheet[0].total) if players == 1 else None,
+        second_cards=_card_set(second_cards) if second_cards is not None else None,
+    )
+
+
+def _card_set(cards: Mapping[str, str]) -> dict[str, str]:
+    return {species: normalise_card(cards[species]) for species in WILDLIFE}
 
 
 def score_game(
@@ -158,15 +185,30 @@ def score_game(
     nature_tokens: Sequence[int],
     cards: Mapping[str, str],
     options: GameOptions,
+    second_cards: Mapping[str, str] | None = None,
 ) -> ScoreSheet:
     """Score a finished game: one environment and nature-token count per seat.
 
     ``cards`` maps each species to ``"A".."D"``, ``"family"`` or ``"intermediate"``.
+    With ``options.two_card_sets`` and a ``second_cards`` set, each player is scored
+    under the set that gives them the higher total (RULES.md 7.6; a tie keeps
+    ``cards``); without ``second_cards`` only ``cards`` is used.
     """
+    wildlife = [score_wildlife(env.wildlife, cards, options) for env in environments]
+    card_sets = [0] * len(environments)
+    if not options.two_card_sets:
+        second_cards = None
+    if second_cards is not None:
+        for seat, env in enumerate(environments):
+            other = score_wildlife(env.wildlife, second_cards, options)
+            if sum(other.values()) > sum(wildlife[seat].values()):
+                wildlife[seat], card_sets[seat] = other, 1
     return build_sheet(
-        [score_wildlife(env.wildlife, cards, options) for env in environments],
-        [largest_corridors(env) for env in environments],
+        wildlife,
+        [corridor_sizes(env) for env in environments],
         nature_tokens,
         cards,
         options,
+        second_cards=second_cards,
+        card_sets=card_sets,
     )

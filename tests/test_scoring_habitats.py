@@ -14,8 +14,10 @@ from cascadia.domain.environment import Environment
 from cascadia.domain.hexgrid import Hex
 from cascadia.domain.options import GameOptions
 from cascadia.projections.habitats import (
+    corridor_labels,
     corridor_sizes,
     habitat_bonuses,
+    habitat_points,
     largest_corridors,
     majority_bonus,
     solo_bonus,
@@ -180,3 +182,39 @@ def test_solo_bonus_from_a_real_corridor() -> None:
 def test_majority_bonus_off_switches_off_the_solo_bonus_too() -> None:
     largest = dict.fromkeys(HABITATS, 9)
     assert habitat_bonuses([largest], GameOptions(majority_bonus=False)) == [dict.fromkeys(HABITATS, 0)]
+
+
+def test_corridor_labels_name_each_tiles_corridor() -> None:
+    # mountain keystone (0,0) joined to dual (1,0) (rho 3: mountain W); another mountain
+    # keystone at (5,5) alone; dual (1,0) joined to forest keystone (2,0) (forest E)
+    env = environment({(0, 0): (0, 0), (1, 0): (25, 3), (2, 0): (FOREST_KEYSTONE, 0), (5, 5): (1, 0)})
+    labels, found = corridor_labels(env)
+    mountain = labels["mountain"]
+    assert set(mountain) == {(0, 0), (1, 0), (5, 5)}
+    assert mountain[(0, 0)] == mountain[(1, 0)] != mountain[(5, 5)]
+    assert found["mountain"][mountain[(0, 0)]] == 2
+    assert found["mountain"][mountain[(5, 5)]] == 1
+    assert set(labels["forest"]) == {(1, 0), (2, 0)}
+    assert found["forest"] == [2]
+    assert labels["river"] == {} and found["river"] == []
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        (GameOptions(), 6),
+        (GameOptions(corridors_of_three=True), 6),  # two corridors of exactly 3
+        (GameOptions(corridors_min_five=True), 6),
+        (GameOptions(must_not_match=True), 0),
+    ],
+)
+def test_habitat_points_under_rule_restrictions(options: GameOptions, expected: int) -> None:
+    assert habitat_points([6, 3, 3, 1, 4], options) == expected
+
+
+def test_habitat_points_small_corridors() -> None:
+    assert habitat_points([4, 2], GameOptions()) == 4
+    assert habitat_points([4, 2], GameOptions(corridors_min_five=True)) == 0
+    assert habitat_points([5], GameOptions(corridors_min_five=True)) == 5
+    assert habitat_points([4, 2], GameOptions(corridors_of_three=True)) == 0
+    assert habitat_points([], GameOptions()) == 0

@@ -16,8 +16,14 @@ ALL_A = dict.fromkeys(WILDLIFE, "A")
 NO_WILDLIFE = dict.fromkeys(WILDLIFE, 0)
 
 
-def corridors(mountain: int, forest: int, prairie: int, wetland: int, river: int) -> dict[str, int]:
+def per_habitat(mountain: int, forest: int, prairie: int, wetland: int, river: int) -> dict[str, int]:
     return dict(zip(HABITATS, (mountain, forest, prairie, wetland, river), strict=True))
+
+
+def corridors(mountain: int, forest: int, prairie: int, wetland: int, river: int) -> dict[str, list[int]]:
+    """One corridor of the given size per habitat (none for 0)."""
+    sizes = (mountain, forest, prairie, wetland, river)
+    return {habitat: [size] if size else [] for habitat, size in zip(HABITATS, sizes, strict=True)}
 
 
 def worked_example_tokens() -> dict[Hex, str]:
@@ -65,7 +71,7 @@ def test_worked_example_totals_98() -> None:
     player = sheet.players[0]
     assert player.wildlife_total == 59
     assert player.habitat_total == 30
-    assert player.habitat_bonuses == corridors(2, 1, 1, 3, 0)
+    assert player.habitat_bonuses == per_habitat(2, 1, 1, 3, 0)
     assert player.bonus_total == 7
     assert player.nature_tokens == 2
     assert player.total == 98
@@ -155,8 +161,8 @@ def test_solo_game_end_to_end() -> None:
     sheet = score_game([solo_environment()], [3], ALL_A, GameOptions())
     (player,) = sheet.players
     assert player.wildlife == {**NO_WILDLIFE, "bear": 4, "elk": 2}
-    assert player.corridors == corridors(7, 1, 0, 0, 0)
-    assert player.habitat_bonuses == corridors(2, 0, 0, 0, 0)  # solo bonus at 7
+    assert player.corridors == per_habitat(7, 1, 0, 0, 0)
+    assert player.habitat_bonuses == per_habitat(2, 0, 0, 0, 0)  # solo bonus at 7
     assert player.total == 6 + 8 + 2 + 3
     assert player.rank == 1
     assert player.won
@@ -176,8 +182,8 @@ def test_multi_player_game_end_to_end() -> None:
     lone = Environment(tiles={(0, 0): (0, 0)}, wildlife={(0, 0): "bear"})
     sheet = score_game([lone, solo_environment()], [1, 0], ALL_A, GameOptions())
     first, second = sheet.players
-    assert first.habitat_bonuses == corridors(0, 0, 0, 0, 0)
-    assert second.habitat_bonuses == corridors(2, 2, 0, 0, 0)  # forest: 1 vs 0
+    assert first.habitat_bonuses == per_habitat(0, 0, 0, 0, 0)
+    assert second.habitat_bonuses == per_habitat(2, 2, 0, 0, 0)  # forest: 1 vs 0
     assert first.total == 0 + 1 + 0 + 1
     assert second.total == 6 + 8 + 4
     assert sheet.winners == (1,)
@@ -202,3 +208,53 @@ def test_to_dict_is_plain_json() -> None:
 def test_inputs_must_cover_every_player() -> None:
     with pytest.raises(ValueError, match="every player"):
         score_game([solo_environment()], [], ALL_A, GameOptions())
+
+
+def test_rule_restrictions_change_habitat_scoring() -> None:
+    # two players; seat 0: mountain corridors 3, 3 and 1, forest 4; seat 1: mountain 6
+    zero = corridors(0, 0, 0, 0, 0)
+    seat0 = {**zero, "mountain": [3, 1, 3], "forest": [4]}
+    seat1 = {**zero, "mountain": [6]}
+
+    def line(options: GameOptions) -> list[tuple[dict[str, int], dict[str, int]]]:
+        sheet = build_sheet([NO_WILDLIFE] * 2, [seat0, seat1], [0, 0], ALL_A, options)
+        return [(dict(p.habitat_points), dict(p.habitat_bonuses)) for p in sheet.players]
+
+    # standard: largest corridors score; seat 1 has the larger mountain, seat 0 forest
+    assert line(GameOptions()) == [
+        (per_habitat(3, 4, 0, 0, 0), per_habitat(0, 2, 0, 0, 0)),
+        (per_habitat(6, 0, 0, 0, 0), per_habitat(2, 0, 0, 0, 0)),
+    ]
+    # corridors_of_three: 3 per corridor of exactly 3; majorities unchanged
+    assert line(GameOptions(corridors_of_three=True)) == [
+        (per_habitat(6, 0, 0, 0, 0), per_habitat(0, 2, 0, 0, 0)),
+        (per_habitat(0, 0, 0, 0, 0), per_habitat(2, 0, 0, 0, 0)),
+    ]
+    # corridors_min_five: largest below 5 scores 0; majorities unchanged
+    assert line(GameOptions(corridors_min_five=True)) == [
+        (per_habitat(0, 0, 0, 0, 0), per_habitat(0, 2, 0, 0, 0)),
+        (per_habitat(6, 0, 0, 0, 0), per_habitat(2, 0, 0, 0, 0)),
+    ]
+    # must_not_match: no corridor points and no majorities
+    nothing = (per_habitat(0, 0, 0, 0, 0), per_habitat(0, 0, 0, 0, 0))
+    assert line(GameOptions(must_not_match=True)) == [nothing, nothing]
+
+
+def test_two_card_sets_scores_each_player_under_their_better_set() -> None:
+    # seat 0: a line of 5 elk: Elk A 13 + 2 = 15, Elk C 14 -> first set.
+    # seat 1: a flower (centre + 6 neighbours): Elk C 23 (7 connected). Elk A: the
+    # longest lines are the three of 3 through the centre, which share it; one of them
+    # (9) leaves the ring's other 4 as two adjacent pairs (5 + 5): 19 -> second set.
+    line = Environment(tiles={}, wildlife=dict.fromkeys([(k, 0) for k in range(5)], "elk"))
+    flower = [(0, 0), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1)]
+    blob = Environment(tiles={}, wildlife=dict.fromkeys(flower, "elk"))
+    second = {**ALL_A, "elk": "C"}
+    options = GameOptions(two_card_sets=True)
+    sheet = score_game([line, blob], [0, 0], ALL_A, options, second_cards=second)
+    assert [p.card_set for p in sheet.players] == [0, 1]
+    assert [p.wildlife["elk"] for p in sheet.players] == [15, 23]
+    assert sheet.to_dict()["second_cards"] == second
+    # without the option the second set is ignored
+    plain = score_game([line, blob], [0, 0], ALL_A, GameOptions(), second_cards=second)
+    assert [p.card_set for p in plain.players] == [0, 0]
+    assert plain.second_cards is None
