@@ -136,7 +136,8 @@ def simulate(
         sharded = f" [shard {part}]" if shard is not None else ""
         console.print(
             f"{stored} game(s) stored, {skipped} already stored, in {elapsed:.2f} s "
-            f"({players} players: {', '.join(names)}){sharded} -> {store.location}"
+            f"({players} players: {', '.join(names)}){sharded} -> {store.location}",
+            markup=False,
         )
 
 
