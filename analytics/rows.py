@@ -66,6 +66,9 @@ class _Plan:
 
 _PLANS: dict[type, _Plan] = {}
 
+_INDEXED = (schema.EVENTS, schema.PLACEMENTS)
+"""Tables whose ``game_id`` column is collected as game indexes (see ``_add_event_rows``)."""
+
 _TILE_PLACED, _WILDLIFE_PLACED, _FIRST_PLAYER, _TURN_ENDED, _GAME_ENDED = range(1, 6)
 _FLOW: dict[type, int] = {
     ev.TilePlaced: _TILE_PLACED,
@@ -125,7 +128,7 @@ class BatchColumns:
         game_id = str(state.game_id)
         self._add_game_row(game_id, state, sheet, len(events))
         self._add_player_rows(game_id, state, sheet)
-        self._add_event_rows(game_id, events)
+        self._add_event_rows(len(self.game_ids), events)
         self.game_ids.append(game_id)
 
     def _add_game_row(self, game_id: str, state: GameState, sheet: Sheet, event_count: int) -> None:
@@ -184,11 +187,13 @@ class BatchColumns:
             for name, values in columns.items():
                 values.append(row.get(name))
 
-    def _add_event_rows(self, game_id: str, events: Sequence[ev.GameEvent]) -> None:
+    def _add_event_rows(self, game: int, events: Sequence[ev.GameEvent]) -> None:
+        """Rows of ``events`` and ``placements``; their ``game_id`` column holds the game's
+        index in the batch until :meth:`tables` (many rows per game: ints are cheaper)."""
         columns = self.columns[schema.EVENTS]
         base = len(columns["sequence"])
         count = len(events)
-        columns["game_id"].extend([game_id] * count)
+        columns["game_id"].extend([game] * count)
         for name in _EVENT_COLUMNS:
             columns[name].extend([None] * count)
         sequence, types, turns = columns["sequence"], columns["type"], columns["turn"]
@@ -223,7 +228,7 @@ class BatchColumns:
             if flow == _TILE_PLACED:
                 e = cast(ev.TilePlaced, event)
                 last_placement = (len(placed_wildlife), e.player, e.q, e.r)
-                placements["game_id"].append(game_id)
+                placements["game_id"].append(game)
                 placements["player"].append(e.player)
                 placements["turn"].append(turn)
                 placements["tile"].append(e.tile)
@@ -247,6 +252,7 @@ class BatchColumns:
     def tables(self, batch: str) -> dict[str, pa.Table]:
         """The batch as one Arrow table per stored table, with ``batch`` filled in."""
         result = {}
+        game_ids = pa.array(self.game_ids, type=pa.string())
         for table, table_schema in schema.SCHEMAS.items():
             columns = self.columns[table]
             length = len(next(iter(columns.values())))
@@ -254,6 +260,8 @@ class BatchColumns:
                 pa.array([batch] * length, type=pa.string())
                 if name == "batch"
                 else pa.array(columns[name], type=table_schema.field(name).type)
+                if name != "game_id" or table not in _INDEXED
+                else game_ids.take(pa.array(columns[name], type=pa.int32()))
                 for name in table_schema.names
             ]
             result[table] = pa.Table.from_arrays(arrays, schema=table_schema)
