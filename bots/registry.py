@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from cascadia.bots.base import Bot
+from cascadia.bots.greedy_bot import GreedyBot
 from cascadia.bots.random_bot import RandomBot
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 
-BOTS: dict[str, Callable[[int, int], Bot]] = {"random": RandomBot}
+BOTS: dict[str, Callable[[int, int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
 """Bot factories by name: ``factory(seed, seat) -> Bot``."""
 
 

@@ -210,10 +210,12 @@ class Game:
         return cls(state)
 
     @classmethod
-    def project(cls, game: Game | None, events: Iterable[ev.GameEvent]) -> Game:
-        """The projector function for ``Repository.get``: continue ``game`` or start anew."""
+    def project(cls, game: Game | None, events: Iterable[ev.GameEvent]) -> Game | None:
+        """The projector function for ``Repository.get``: continue ``game`` or start anew
+        (``None`` when there are no events: the repository then reports "not found")."""
         if game is None:
-            return cls.replay(events)
+            events = list(events)
+            return cls.replay(events) if events else None
         for event in events:
             evolve(game.state, event)
         return game
@@ -269,13 +271,14 @@ class Game:
             return self.state.active.environment.open_hexes()
         return sorted({h for h, _ in self.legal_tile_placements()})
 
-    def legal_tile_placements(self) -> list[tuple[Hex, int]]:
-        """Every ``(hex, rotation)`` where the held tile may go (one rotation for a keystone).
+    def legal_tile_placements(self, tile: int | None = None) -> list[tuple[Hex, int]]:
+        """Every ``(hex, rotation)`` where the held tile (or ``tile``, to look ahead before
+        taking it) may go, one rotation for a keystone.
 
         With ``must_match`` / ``must_not_match`` (RULES.md 7.1-7.2) only the placements
         that keep the restriction; the rules are silent on a tile that fits nowhere under
         it, and then (our ruling) every adjacent placement is allowed."""
-        tile = self.state.turn_state.taken_tile
+        tile = self.state.turn_state.taken_tile if tile is None else tile
         if tile is None:
             return []
         environment = self.state.active.environment
@@ -521,23 +524,25 @@ class Game:
 
     def _wipe_four_of_a_kind(self) -> None:
         """RULES.md 4.1: while all market tokens are alike, wipe them all. When the bag
-        holds no other species the repetition cannot be broken: stop and record it."""
+        holds only one species (this one or another: the draw is alike again for certain,
+        and then the two species alternate) the repetition cannot be broken: stop after
+        the draw and record it."""
         state = self.state
         while True:
             market = state.market_wildlife
             species = market[0]
             if species is None or any(w != species for w in market):
                 return
-            others = sum(state.bag) - state.bag[WILDLIFE.index(species)]
+            single = sum(1 for count in state.bag if count) == 1
             if sum(state.bag) < len(market):
                 return
             self._wipe(
                 ev.OverpopulationWiped,
                 list(range(len(market))),
                 mandatory=True,
-                unbreakable=others == 0,
+                unbreakable=single,
             )
-            if others == 0:
+            if single:
                 return
 
     def _refill(self) -> None:

@@ -26,7 +26,7 @@ from cascadia.domain.components import (
 )
 from cascadia.domain.environment import Environment
 from cascadia.domain.errors import CascadiaError
-from cascadia.domain.options import GameOptions
+from cascadia.domain.options import GameOptions, parse_card_choice
 
 MARKET_SIZE = 4
 OPENING_POSITIONS: tuple[tuple[int, int], ...] = ((0, 0), (1, 0))
@@ -194,7 +194,7 @@ def _stack_prepared(state: GameState, e: ev.TileStackPrepared) -> None:
 
 def _cards_drawn(state: GameState, e: ev.ScoringCardsDrawn) -> None:
     state.cards = dict(e.cards)
-    if state.options.cards == "random":
+    if parse_card_choice(state.options.cards) is None:  # drawn at random (any spelling of "random")
         state.draw_position += len(WILDLIFE)
     if e.second_cards is not None:
         state.second_cards = dict(e.second_cards)
