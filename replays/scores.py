@@ -6,19 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from cascadia.domain.state import GameState
-from cascadia.projections.scoresheet import score_game
+from cascadia.projections.game_scores import score_state
 
 
 def score_sheet(state: GameState) -> dict[str, Any]:
     """The score sheet of the boards as they stand (running scores before the end)."""
-    players = state.players
-    sheet = score_game(
-        [p.environment for p in players],
-        [p.nature_tokens for p in players],
-        state.cards,
-        state.options,
-    )
-    return sheet.to_dict()
+    return score_state(state).to_dict()
 
 
 def final_scores(state: GameState) -> dict[str, Any] | None:
