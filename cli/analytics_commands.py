@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from cascadia.analytics.ingest import Ingest, IngestReport, Problem, log_files
+from cascadia.analytics.ingest import Ingest, IngestReport, log_files
 from cascadia.analytics.query import AnalyticsDB
 from cascadia.analytics.stats import (
     DEFAULT_BIN,
@@ -75,8 +76,7 @@ def ingest(
     if not paths and not from_store:
         raise typer.BadParameter("give log files or folders, or --from-store")
     files = log_files(paths or [])
-    problems: list[Problem] = []
-    with _progress_bar(json_output) as bar, Ingest(home, on_problem=problems.append) as run:
+    with _progress_bar(json_output) as bar, Ingest(home) as run:
         sink = _RichProgress(bar)
         if from_store:
             run.add_store(open_store(home), sink)
@@ -87,7 +87,8 @@ def ingest(
         raise typer.Exit(1)
 
 
-def _report_ingest(report: IngestReport, root: object, json_output: bool) -> None:
+def _report_ingest(report: IngestReport, root: Path, json_output: bool) -> None:
+    """The summary on stdout (or the report as JSON); one line per skipped log on stderr."""
     if json_output:
         print_json(report.to_dict())
     for problem in report.problems:
@@ -128,10 +129,11 @@ def _footnote() -> None:
     )
 
 
-def _show(data: Any, json_output: bool, render: Callable[[Any], None]) -> None:
+def _show(data: Any, json_output: bool, render: Callable[[Any], None], empty: bool | None = None) -> None:
+    """Print ``data`` as JSON, or ``render`` it (unless it is ``empty``, default: falsy)."""
     if json_output:
         print_json(data)
-    elif not data:
+    elif not data if empty is None else empty:
         console.print("no games match (run `cascadia ingest` first, or widen --where)", markup=False)
     else:
         render(data)
@@ -301,7 +303,7 @@ def stats_nature(where: WhereOption = None, json_output: JsonOption = False, hom
         console.print(actions)
         _footnote()
 
-    _show(data if data["players"] else [], json_output, render)
+    _show(data, json_output, render, empty=not data["players"])
 
 
 @stats_app.command("overpopulation")
@@ -376,7 +378,7 @@ def stats_scores(
         console.print(f"mean parts: {parts}", markup=False)
         console.print(f"games with a shared win: {_rate(result['shared_win'])}", markup=False)
 
-    _show(data if data["histogram"] else [], json_output, render)
+    _show(data, json_output, render, empty=not data["histogram"])
 
 
 # -- sql ------------------------------------------------------------------------------------

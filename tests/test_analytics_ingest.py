@@ -79,6 +79,15 @@ def test_rows_of_a_game(tmp_path: Path) -> None:
                WHERE t.type = 'TilePlaced' AND w.type = 'WildlifePlaced'"""
         ).rows[0][0]
         assert db.run("SELECT count(wildlife) FROM placements").rows == [(same_tile,)]
+        mismatched = db.run(
+            """SELECT count(*) FROM players p
+               LEFT JOIN (SELECT player, sum(cost) AS spent FROM events
+                          WHERE type = 'NatureTokenSpent' GROUP BY player) s ON s.player = p.seat
+               LEFT JOIN (SELECT player, count(*) AS earned FROM events
+                          WHERE type = 'NatureTokenEarned' GROUP BY player) e ON e.player = p.seat
+               WHERE coalesce(s.spent, 0) <> p.nature_spent OR coalesce(e.earned, 0) <> p.nature_earned"""
+        ).rows
+        assert mismatched == [(0,)]
         first = db.records("SELECT * FROM events WHERE type = 'FirstPlayerChosen'")[0]
         assert (first["player"], first["turn"]) == (game.state.first_player, 0)
         assert db.run("SELECT max(turn) FROM events WHERE type = 'TurnEnded'").rows == [(40,)]
