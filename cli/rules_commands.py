@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import fields
 
 import typer
-from rich.table import Table
-
 from cascadia.cli.common import JsonOption, console, print_json
 from cascadia.domain.options import RESTRICTIONS, RULES_VERSION, GameOptions
+from rich.table import Table
 
 OPTION_HELP = {
     "cards": "scoring cards: random, all-a, family, intermediate, or letters like A,B,C,D,A (3.3)",

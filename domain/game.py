@@ -330,7 +330,8 @@ class Game:
         player = self.state.active
         if player.nature_tokens < cost:
             raise NatureTokenError(
-                f"{player.name} has {player.nature_tokens} nature token(s); {action} costs {cost} (RULES.md 4.2)"
+                f"{player.name} has {player.nature_tokens} nature token(s); "
+                f"{action} costs {cost} (RULES.md 4.2)"
             )
         if action == "free_choice":
             if slots:
@@ -380,7 +381,8 @@ class Game:
             raise OutOfOrderError("the tile was already placed this turn")
         if not (_is_int(q) and _is_int(r) and _is_int(rotation)) or not 0 <= rotation <= 5:
             raise TilePlacementError(
-                f"a tile goes on whole-number (q, r) with rotation 0..5, not ({q!r}, {r!r}) rotation {rotation!r}"
+                "a tile goes on whole-number (q, r) with rotation 0..5, "
+                f"not ({q!r}, {r!r}) rotation {rotation!r}"
             )
         environment = self.state.active.environment
         if (q, r) in environment.tiles:
@@ -424,7 +426,8 @@ class Game:
             raise WildlifePlacementError(f"there is no tile of yours at ({q!r}, {r!r}) (RULES.md 4.3)")
         if (q, r) in environment.wildlife:
             raise WildlifePlacementError(
-                f"the tile at ({q}, {r}) already holds a {environment.wildlife[(q, r)]}: one token per tile (RULES.md 4.3)"
+                f"the tile at ({q}, {r}) already holds a {environment.wildlife[(q, r)]}: "
+                "one token per tile (RULES.md 4.3)"
             )
         tile = TILES[placed[0]]
         if species not in tile.wildlife:
