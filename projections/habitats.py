@@ -43,39 +43,46 @@ CorridorLabels = dict[str, dict[Hex, int]]
 """Per habitat, the corridor label of every tile showing that habitat."""
 
 
-def corridor_labels(environment: Environment) -> tuple[CorridorLabels, dict[str, list[int]]]:
-    """Per habitat, a label per tile (its corridor) and the size of each label's corridor.
+def _root(parent: list[int], i: int) -> int:
+    while parent[i] != i:
+        parent[i] = i = parent[parent[i]]
+    return i
 
-    Labels are ``0, 1, ...`` per habitat and index the size lists:
-    ``sizes[habitat][labels[habitat][h]]`` is the size of the corridor holding ``h``.
-    """
+
+def _joined(environment: Environment) -> tuple[list[Hex], dict[str, list[int]]]:
+    """The tiles in a fixed order and, per habitat, a union-find forest over their indexes
+    in which tiles joined in that habitat share a root."""
     tiles = environment.tiles
     order = list(tiles)
     index = {h: i for i, h in enumerate(order)}
     edges = [tile_edges(*tiles[h]) for h in order]
     parents: dict[str, list[int]] = {habitat: list(range(len(order))) for habitat in HABITATS}
-
-    def root(parent: list[int], i: int) -> int:
-        while parent[i] != i:
-            parent[i] = i = parent[parent[i]]
-        return i
-
     for i, (q, r) in enumerate(order):
         own = edges[i]
         for direction, n in enumerate(((q + 1, r - 1), (q + 1, r), (q, r + 1))):
             j = index.get(n)
             if j is not None and own[direction] == edges[j][direction + 3]:
                 parent = parents[own[direction]]
-                a, b = root(parent, i), root(parent, j)
+                a, b = _root(parent, i), _root(parent, j)
                 if a != b:
                     parent[b] = a
+    return order, parents
 
+
+def corridor_labels(environment: Environment) -> tuple[CorridorLabels, dict[str, list[int]]]:
+    """Per habitat, a label per tile (its corridor) and the size of each label's corridor.
+
+    Labels are ``0, 1, ...`` per habitat and index the size lists:
+    ``sizes[habitat][labels[habitat][h]]`` is the size of the corridor holding ``h``.
+    """
+    order, parents = _joined(environment)
+    tiles = environment.tiles
     labels: CorridorLabels = {habitat: {} for habitat in HABITATS}
     sizes: dict[str, list[int]] = {habitat: [] for habitat in HABITATS}
     label_of_root: dict[str, dict[int, int]] = {habitat: {} for habitat in HABITATS}
     for i, h in enumerate(order):
         for habitat in TILES[tiles[h][0]].habitats:
-            top = root(parents[habitat], i)
+            top = _root(parents[habitat], i)
             label = label_of_root[habitat].get(top)
             if label is None:
                 label = label_of_root[habitat][top] = len(sizes[habitat])
@@ -87,14 +94,20 @@ def corridor_labels(environment: Environment) -> tuple[CorridorLabels, dict[str,
 
 def corridor_sizes(environment: Environment) -> dict[str, list[int]]:
     """Per habitat, the sizes of all its corridors, largest first (empty: no such tile)."""
-    return {
-        habitat: sorted(found, reverse=True) for habitat, found in corridor_labels(environment)[1].items()
-    }
+    order, parents = _joined(environment)
+    tiles = environment.tiles
+    counts: dict[str, dict[int, int]] = {habitat: {} for habitat in HABITATS}
+    for i, h in enumerate(order):
+        for habitat in TILES[tiles[h][0]].habitats:
+            top = _root(parents[habitat], i)
+            found = counts[habitat]
+            found[top] = found.get(top, 0) + 1
+    return {habitat: sorted(found.values(), reverse=True) for habitat, found in counts.items()}
 
 
 def largest_corridors(environment: Environment) -> dict[str, int]:
     """Per habitat (in ``HABITATS`` order), the size of the largest corridor (0 if none)."""
-    return {habitat: max(found, default=0) for habitat, found in corridor_labels(environment)[1].items()}
+    return {habitat: found[0] if found else 0 for habitat, found in corridor_sizes(environment).items()}
 
 
 def habitat_points(sizes: Sequence[int], options: GameOptions) -> int:
