@@ -17,6 +17,7 @@ its seed, seats and options, so the same game has the same id in every shard's o
 from __future__ import annotations
 
 import multiprocessing
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.events import GameEvent
 from cascadia.domain.game import derive_game_id
 from cascadia.domain.options import GameOptions
+from cascadia.domain.store import GameStore
 
 START_METHOD = "spawn"
 """Fresh interpreters for workers: safe with the parent's open database connections and threads."""
@@ -119,6 +121,35 @@ def simulate_games(
                 yield from _collect(*running.popleft())
         while running:
             yield from _collect(*running.popleft())
+
+
+def store_games(
+    store: GameStore, results: Iterable[SimulatedGame], batch: int = 64, max_delay: float = 0.5
+) -> Iterator[tuple[SimulatedGame, bool]]:
+    """Store the played games of ``results`` in their order and yield each result with
+    whether it was stored now (``False``: skipped, or stored by someone else meanwhile).
+
+    Up to ``batch`` games share one transaction (fewer when ``max_delay`` seconds passed
+    since the first of them arrived), which is what makes storing cheap; a result is
+    yielded once its transaction is committed."""
+    waiting: list[SimulatedGame] = []
+    since = 0.0
+    for result in results:
+        if not waiting:
+            since = time.monotonic()
+        waiting.append(result)
+        played = sum(1 for r in waiting if r.events is not None)
+        if played >= batch or time.monotonic() - since >= max_delay:
+            yield from _commit(store, waiting)
+            waiting = []
+    yield from _commit(store, waiting)
+
+
+def _commit(store: GameStore, results: list[SimulatedGame]) -> Iterator[tuple[SimulatedGame, bool]]:
+    played = [r.events for r in results if r.events is not None]
+    stored = iter(store.save_new_games(played) if played else [])
+    for result in results:
+        yield result, result.events is not None and next(stored)
 
 
 def _submit(

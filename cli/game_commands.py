@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 from cascadia.bots.registry import make_bots, seat_bots
-from cascadia.bots.simulation import Shard, parse_seed_range, simulate_games
+from cascadia.bots.simulation import Shard, parse_seed_range, simulate_games, store_games
 from cascadia.cli.common import HomeOption, JsonOption, console, open_store, print_json
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import Game
@@ -123,8 +123,9 @@ def simulate(
         transient=True,
     ) as progress:
         task = progress.add_task("games", total=len(todo))
-        for result in simulate_games(todo, names, options, workers=workers, skip=store.has_game):
-            if result.events is not None and store.save_new_game(result.events):
+        played = simulate_games(todo, names, options, workers=workers, skip=store.has_game)
+        for result, saved in store_games(store, played):
+            if saved:
                 stored += 1
             else:
                 skipped += 1

@@ -22,7 +22,7 @@ an advisory lock, so that many processes can open a fresh database at once.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -134,7 +134,7 @@ class GameStore(Application[UUID]):
         if not events:
             return 0
         try:
-            self.save(*events)
+            self._append(events)
         except IntegrityError as error:
             raise GameConflictError(
                 f"game {game.id} was changed by another writer at version "
@@ -142,16 +142,16 @@ class GameStore(Application[UUID]):
             ) from error
         return len(events)
 
-    def save_events(self, events: list[GameEvent]) -> None:
+    def save_events(self, events: Sequence[GameEvent]) -> None:
         """Append already-built events (for example a verified imported log) in one write."""
         try:
-            self.save(*events)
+            self._append(events)
         except IntegrityError as error:
             raise GameConflictError(
                 f"game {events[0].originator_id} already has events at those positions"
             ) from error
 
-    def save_new_game(self, events: list[GameEvent]) -> bool:
+    def save_new_game(self, events: Sequence[GameEvent]) -> bool:
         """Store a new game's events; ``False`` (nothing written) if the game is already
         stored, e.g. by another process that played the same seed at the same time."""
         try:
@@ -159,6 +159,25 @@ class GameStore(Application[UUID]):
         except GameConflictError:
             return False
         return True
+
+    def save_new_games(self, games: Sequence[Sequence[GameEvent]]) -> list[bool]:
+        """Store several new games in one transaction; for each, whether it was stored.
+
+        If one of them is already stored nothing of that transaction is written, and the
+        games are then stored one by one, so that the others still land."""
+        try:
+            self._append([event for events in games for event in events])
+        except IntegrityError:
+            return [self.save_new_game(events) for events in games]
+        return [True] * len(games)
+
+    def _append(self, events: Sequence[GameEvent]) -> None:
+        """Write ``events`` (of one game or of several) atomically, in order.
+
+        Through ``EventStore.put`` rather than ``Application.save``: these are known domain
+        events, and save's per-object protocol checks cost as much as the write itself."""
+        if events:
+            self.events.put(events)
 
     def game(self, game_id: UUID, version: int | None = None) -> Game:
         """The game rebuilt from its stored events (up to ``version``)."""

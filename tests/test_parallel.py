@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cascadia.bots.simulation import Shard, parse_seed_range, simulate_games
+from cascadia.bots.simulation import Shard, parse_seed_range, simulate_games, store_games
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import derive_game_id
 from cascadia.domain.options import GameOptions
@@ -131,3 +131,12 @@ def test_shards_combined_equal_one_run_over_the_range(cascadia, tmp_path):
     code, out, err = cascadia("ingest", str(logs), "--home", str(tmp_path / "from_logs"))
     assert code == 0, err
     assert analytics_tables(cascadia, tmp_path / "from_logs") == reference
+
+
+def test_stored_in_batches_in_seed_order(tmp_path):
+    results = list(simulate_games(range(7), NAMES, GameOptions()))
+    with GameStore(tmp_path) as store:
+        store.save_new_game(results[2].events)
+        outcome = list(store_games(store, iter(results), batch=3))
+        assert [(r.seed, saved) for r, saved in outcome] == [(s, s != 2) for s in range(7)]
+        assert [p["seed"] for _, p in store.started_games()] == [2, 0, 1, 3, 4, 5, 6]

@@ -211,3 +211,12 @@ def test_every_cli_command_on_the_configured_store(cascadia, database_url, tmp_p
     assert code == 0 and out.strip().startswith("3 game(s) ingested"), out + err
     code, out, err = cascadia("sql", "SELECT count(*) AS n FROM games", "--json", "--home", home, env=env)
     assert json.loads(out) == [{"n": 3}]
+
+
+def test_new_games_in_one_transaction_fall_back_one_by_one_on_a_conflict(game_store):
+    games = [play_game(seed, BOTS).collect_events() for seed in (1, 2, 3)]
+    assert game_store.save_new_game(games[1])
+    assert game_store.save_new_games(games) == [True, False, True]
+    assert [gid for gid, _ in game_store.started_games()] == [games[i][0].originator_id for i in (1, 0, 2)]
+    assert all(game_store.game_events(g[0].originator_id) == g for g in games)
+    assert game_store.save_new_games([]) == []
