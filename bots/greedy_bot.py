@@ -41,6 +41,17 @@ class GreedyBot:
     def __init__(self, seed: int, seat: int) -> None:
         self.seat = seat
         self._points: dict[tuple[str, frozenset[tuple[Hex, str]]], int] = {}
+        self._corridors: dict[tuple[int, int], dict[str, int]] = {}
+
+    def largest_corridors(self, game: Game) -> list[dict[str, int]]:
+        """Every player's largest corridors, remembered while their board has not grown."""
+        found = []
+        for seat, player in enumerate(game.state.players):
+            key = (seat, len(player.environment.tiles))
+            if key not in self._corridors:
+                self._corridors[key] = largest_corridors(player.environment)
+            found.append(self._corridors[key])
+        return found
 
     def card_points(self, species: str, wildlife: Mapping[Hex, str], options: GameOptions, card: str) -> int:
         """``species``' card score on ``wildlife``, remembered across turns: only the hexes
@@ -59,6 +70,7 @@ class GreedyBot:
         state = game.state
         turn = _TurnEvaluator(
             game,
+            self.largest_corridors(game),
             lambda species, wildlife: self.card_points(
                 species, wildlife, state.options, state.cards[species]
             ),
@@ -78,7 +90,12 @@ class GreedyBot:
 class _TurnEvaluator:
     """The values of the active player's choices this turn."""
 
-    def __init__(self, game: Game, card_points: Callable[[str, Mapping[Hex, str]], int]) -> None:
+    def __init__(
+        self,
+        game: Game,
+        largest: list[dict[str, int]],
+        card_points: Callable[[str, Mapping[Hex, str]], int],
+    ) -> None:
         state = game.state
         self.card_points = card_points
         self.game = game
@@ -86,7 +103,6 @@ class _TurnEvaluator:
         self.environment: Environment = state.active.environment
         self.seat = state.current
         self.labels, self.sizes = corridor_labels(self.environment)
-        largest = [largest_corridors(p.environment) for p in state.players]
         self.largest = largest
         self.own_largest = largest[self.seat]
         self.base_bonus = habitat_bonuses(largest, self.options)[self.seat]

@@ -144,6 +144,8 @@ class Game:
         """Set up a new game (RULES.md 3) from ``seed``: ``players`` is a count or the
         seat names in seat order."""
         check_seed(seed)
+        if isinstance(players, bool) or not isinstance(players, int | list | tuple):
+            raise InvalidOptionError(f"players is a count or a list of seat names, not {players!r}")
         names = [f"player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
         if not 1 <= len(names) <= MAX_PLAYERS:
             raise InvalidOptionError(f"a game has 1 to {MAX_PLAYERS} players, not {len(names)}")
@@ -340,8 +342,11 @@ class Game:
                 raise NatureTokenError("free choice is already bought this turn")
             self._pay_nature(action, cost)
             return
-        chosen = sorted(set(slots or ()))
-        if not chosen or len(chosen) != len(slots or ()):
+        given = list(slots) if isinstance(slots, list | tuple) else [slots]
+        if not all(_is_int(slot) for slot in given):
+            raise NatureTokenError(f"a wipe names market slots by number, not {slots!r}")
+        chosen = sorted(set(given))
+        if not chosen or len(chosen) != len(given):
             raise NatureTokenError("a wipe needs a non-empty set of distinct market slots (RULES.md 4.2)")
         for slot in chosen:
             self._check_slot(slot, self.state.market_wildlife, "token", NatureTokenError)

@@ -35,8 +35,8 @@ def check_seed(seed: int) -> int:
 
 def draw(seed: int, position: int, bound: int, stream: bytes = _TAG) -> int:
     """Draw number ``position`` of the stream for ``seed``: a whole number in ``[0, bound)``."""
-    if bound <= 0:
-        raise ValueError("bound must be positive")
+    if not 0 < bound <= _SPAN:
+        raise ValueError(f"bound must be from 1 to 2**64, not {bound}")
     if bound == 1:
         return 0
     limit = _SPAN - (_SPAN % bound)

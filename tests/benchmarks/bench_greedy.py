@@ -1,0 +1,50 @@
+"""Benchmark: the greedy bot's strength and speed (issue 3 figures).
+
+Run: python tests/benchmarks/bench_greedy.py [--games 100] [--players 4] [--cards all-a]
+Prints the mean score per seat over the seeded games with a 95% confidence interval
+(normal approximation over per-player totals, Student t would differ by < 1%), and the
+median wall time of one complete greedy game, and greedy games per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import time
+
+from cascadia.bots.registry import play_game
+from cascadia.domain.options import GameOptions
+from cascadia.projections.game_scores import score_state
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--cards", default="all-a")
+    args = parser.parse_args()
+    options = GameOptions(cards=args.cards)
+    totals: list[int] = []
+    times: list[float] = []
+    for seed in range(args.games):
+        started = time.perf_counter()
+        game = play_game(seed, ["greedy"] * args.players, options)
+        times.append(time.perf_counter() - started)
+        totals.extend(p.total for p in score_state(game.state).players)
+    mean = statistics.fmean(totals)
+    half = 1.96 * statistics.stdev(totals) / math.sqrt(len(totals))
+    print(
+        f"greedy, {args.players} players, cards {args.cards}, seeds 0..{args.games - 1}: "
+        f"mean score {mean:.1f} (95% CI {mean - half:.1f}-{mean + half:.1f}, n={len(totals)} player totals, "
+        f"sd {statistics.stdev(totals):.1f})"
+    )
+    median = statistics.median(times)
+    print(
+        f"median greedy game {median * 1000:.0f} ms ({median * 1000 / (20 * args.players):.2f} ms per turn), "
+        f"{args.games / sum(times):.1f} games/s"
+    )
+
+
+if __name__ == "__main__":
+    main()
