@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import statistics
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from cascadia.bots.greedy_bot import GreedyBot
 from cascadia.bots.registry import play_game
 from cascadia.domain.game import Game
 from cascadia.domain.options import RESTRICTIONS, GameOptions
 from cascadia.projections.game_scores import score_state
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 def _own_total(game: Game, seat: int) -> int:
