@@ -15,6 +15,7 @@ from cascadia.domain.errors import InvalidOptionError
 from cascadia.projections.render import render_bag, render_environment, render_market
 from cascadia.replays.audit import AuditResult, audit_file
 from cascadia.replays.diff import LogDiff, diff_logs
+from cascadia.replays.errors import ReplayError
 from cascadia.replays.export import export_game, export_targets, import_log
 from cascadia.replays.format import EXTENSION
 from cascadia.replays.replay import Snapshot, replay_log
@@ -80,10 +81,21 @@ def import_logs(
     json_output: JsonOption = False,
     home: HomeOption = None,
 ) -> None:
-    """Audit log files and add their games to the event store (nothing from a failing log)."""
+    """Audit log files and add their games to the event store; a log that fails its audit
+    writes nothing (the others are still imported). Exit 1 if any log failed."""
     store = open_store(home)
+    failed = 0
     for path in log_files(files):
-        result = import_log(store, path)
+        try:
+            result = import_log(store, path)
+        except (ReplayError, OSError) as error:
+            failed += 1
+            message = str(error) if isinstance(error, ReplayError) else f"{path}: {error.strerror or error}"
+            if json_output:
+                print_json({"file": str(path), "imported": False, "error": message})
+            else:
+                err_console.print(f"error: {message}", markup=False)
+            continue
         if json_output:
             print_json(
                 {
@@ -91,12 +103,15 @@ def import_logs(
                     "game_id": str(result.game_id),
                     "events": result.events,
                     "imported": result.imported,
+                    "already_stored": not result.imported,
                 }
             )
         elif result.imported:
             console.print(f"{path}: imported game {result.game_id} ({result.events} events)", markup=False)
         else:
             console.print(f"{path}: game {result.game_id} is already stored; nothing to do", markup=False)
+    if failed:
+        raise typer.Exit(1)
 
 
 # -- replay ------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from uuid import UUID
 import msgpack
 from cascadia.domain.events import PAYLOAD_FIELDS, GameEvent, GameStarted, ScoringCardsDrawn, make_event
 from cascadia.replays.errors import LogFormatError, ReplayError
-from cascadia.replays.schema import options_problem, payload_problem, type_problem
+from cascadia.replays.schema import decode_payload, options_problem, type_problem
 
 MAGIC = b"\x89CASCADIA\r\n\x1a\n"
 """The first 13 bytes of every log (a PNG-style signature: detects text-mode damage)."""
@@ -70,18 +70,25 @@ def _key_bytes(key: Any) -> bytes:
     return msgpack.packb(key, use_bin_type=True)
 
 
+_SCALARS = frozenset({int, str, bool, bytes, type(None)})
+
+
 def _canonical_value(value: Any) -> Any:
-    if isinstance(value, dict):
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is list or kind is tuple:  # exact types: msgpack.ExtType is a named tuple
+        return [_canonical_value(v) for v in value]
+    if kind is dict:
         items = sorted(((_key_bytes(k), k, v) for k, v in value.items()), key=lambda item: item[0])
         return {k: _canonical_value(v) for _, k, v in items}
-    if isinstance(value, list | tuple):
-        return [_canonical_value(v) for v in value]
-    return value
+    raise TypeError(f"a log holds no {kind.__name__} values")
 
 
 def canonical(value: Any) -> bytes:
     """The canonical msgpack bytes of ``value``: maps ordered by their encoded keys,
-    tuples as arrays, strings as str and bytes as bin, integers in their shortest form."""
+    tuples as arrays, strings as str and bytes as bin, integers in their shortest form.
+    Only nil, booleans, integers, strings, bytes, arrays and maps are allowed."""
     return msgpack.packb(_canonical_value(value), use_bin_type=True)
 
 
@@ -91,8 +98,9 @@ def chain(previous: bytes, body: bytes) -> bytes:
 
 
 def record_body(event: GameEvent) -> list[Any]:
-    """The body of an event's record: ``[sequence number, type name, payload]``."""
-    return [event.originator_version, event.type, event.payload()]
+    """The body of an event's record: ``[sequence number, type name, field values]``,
+    the values in the order the event type declares its fields (:data:`PAYLOAD_FIELDS`)."""
+    return [event.originator_version, event.type, [getattr(event, f) for f in PAYLOAD_FIELDS[event.type]]]
 
 
 # -- header, records, trailer ------------------------------------------------------------
@@ -159,8 +167,9 @@ class LogRecord:
     seq: int
     type: str
     payload: dict[str, Any]
+    """The event's fields by name (in the file: their values, in declaration order)."""
     body: bytes
-    """The canonical bytes of ``[seq, type, payload]``: what the hash covers."""
+    """The canonical bytes of ``[seq, type, values]``: what the hash covers."""
     digest: bytes
     offset: int
 
@@ -168,9 +177,8 @@ class LogRecord:
         return make_event(self.type, game_id, self.seq, self.payload)
 
     def as_dict(self) -> dict[str, Any]:
-        """``{"seq", "type", "payload"}`` with the payload fields in declaration order."""
-        payload = {name: self.payload[name] for name in PAYLOAD_FIELDS[self.type]}
-        return {"seq": self.seq, "type": self.type, "payload": payload}
+        """``{"seq", "type", "payload"}``, the payload fields in declaration order."""
+        return {"seq": self.seq, "type": self.type, "payload": self.payload}
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,10 +219,10 @@ class LogEncoder:
         self.head = chain(self.head, body)
         return self._frame(body, self.head)
 
-    def record(self, seq: int, type_name: str, payload: dict[str, Any]) -> bytes:
-        """The frame of one event record."""
+    def record(self, seq: int, type_name: str, values: Any) -> bytes:
+        """The frame of one event record: its field values as given (see :func:`record_body`)."""
         self.count += 1
-        return self._link([seq, type_name, payload])
+        return self._link([seq, type_name, values])
 
     def event(self, event: GameEvent) -> bytes:
         return self.record(*record_body(event))
@@ -390,8 +398,8 @@ class LogReader:
             self._fail("encoding", f"undecodable msgpack: {type(error).__name__}: {error}", offset, record)
         try:
             encoded = canonical(value)
-        except Exception:  # values msgpack decodes but cannot encode again
-            encoded = b""
+        except (TypeError, ValueError, OverflowError) as error:  # floats, extension types
+            self._fail("encoding", str(error), offset, record)
         if encoded != body:
             self._fail("encoding", "the frame body is not in canonical form", offset, record)
         return value
@@ -458,11 +466,11 @@ class LogReader:
             if count >= MAX_RECORDS:
                 self._fail("count", f"more than {MAX_RECORDS} records", offset, index)
             if not isinstance(value, list) or len(value) != 3:
-                self._fail("schema", "a record must be [sequence number, type, payload]", offset, index)
-            seq, type_name, payload = value
+                self._fail("schema", "a record must be [sequence number, type, values]", offset, index)
+            seq, type_name, values = value
             if not isinstance(seq, int) or isinstance(seq, bool):
                 self._fail("schema", "the sequence number must be an integer", offset, index)
-            problem = payload_problem(type_name, payload)
+            payload, problem = decode_payload(type_name, values)
             if problem:
                 self._fail("schema", problem, offset, index)
             if seq != index:

@@ -10,50 +10,91 @@ from __future__ import annotations
 
 import types
 import typing
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 from cascadia.domain.events import EVENT_TYPES, PAYLOAD_FIELDS
 from cascadia.domain.options import GameOptions
 
+Checker = Callable[[Any, str], "str | None"]
+"""``checker(value, path)``: why ``value`` (found at ``path``) has the wrong type, or ``None``."""
+
+
+def _accept(value: Any, path: str) -> str | None:
+    return None
+
+
+def _scalar(expected: type) -> Checker:
+    def check(value: Any, path: str) -> str | None:
+        if type(value) is expected:  # exact: a bool is not an int
+            return None
+        return f"{path} must be {expected.__name__}, not {type(value).__name__}"
+
+    return check
+
+
+def _nil(value: Any, path: str) -> str | None:
+    return None if value is None else f"{path} must be nil"
+
+
+def _union(options: list[Checker]) -> Checker:
+    def check(value: Any, path: str) -> str | None:
+        problems = [option(value, path) for option in options]
+        return None if None in problems else problems[0]
+
+    return check
+
+
+def _list(item: Checker) -> Checker:
+    def check(value: Any, path: str) -> str | None:
+        if type(value) is not list:
+            return f"{path} must be a list"
+        for i, element in enumerate(value):
+            if item(element, path):  # the path is spelt out only for the message
+                return item(element, f"{path}[{i}]")
+        return None
+
+    return check
+
+
+def _map(key: Checker, item: Checker) -> Checker:
+    def check(value: Any, path: str) -> str | None:
+        if type(value) is not dict:
+            return f"{path} must be a map"
+        for k, element in value.items():
+            problem = key(k, f"{path} key") or item(element, f"{path}.{k}")
+            if problem:
+                return problem
+        return None
+
+    return check
+
+
+@cache
+def checker(annotation: Any) -> Checker:
+    """The type check for values of ``annotation`` (``int``, ``str``, ``bool``, ``bytes``,
+    ``None``, ``Any``, ``list[X]``, ``dict[K, V]`` and unions of these)."""
+    if annotation is Any:
+        return _accept
+    if annotation is None or annotation is type(None):
+        return _nil
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin in (types.UnionType, typing.Union):
+        return _union([checker(option) for option in args])
+    if origin is list:
+        return _list(checker(args[0]))
+    if origin is dict:
+        return _map(checker(args[0]), checker(args[1]))
+    if annotation in (int, str, bool, bytes):
+        return _scalar(annotation)
+    raise TypeError(f"cannot check values against {annotation!r}")  # pragma: no cover
+
 
 def type_problem(value: Any, annotation: Any, path: str) -> str | None:
     """Why ``value`` does not fit ``annotation`` (a message naming ``path``), or ``None``."""
-    if annotation is Any:
-        return None
-    if annotation is None or annotation is type(None):
-        return None if value is None else f"{path} must be nil"
-    origin = typing.get_origin(annotation)
-    if origin in (types.UnionType, typing.Union):
-        problems = [type_problem(value, option, path) for option in typing.get_args(annotation)]
-        return None if any(p is None for p in problems) else problems[0]
-    if origin is list:
-        if not isinstance(value, list):
-            return f"{path} must be a list"
-        (item,) = typing.get_args(annotation)
-        for i, element in enumerate(value):
-            problem = type_problem(element, item, f"{path}[{i}]")
-            if problem:
-                return problem
-        return None
-    if origin is dict:
-        if not isinstance(value, dict):
-            return f"{path} must be a map"
-        key_type, item = typing.get_args(annotation)
-        for key, element in value.items():
-            problem = type_problem(key, key_type, f"{path} key") or type_problem(
-                element, item, f"{path}.{key}"
-            )
-            if problem:
-                return problem
-        return None
-    if annotation is int:
-        ok = isinstance(value, int) and not isinstance(value, bool)
-    elif annotation in (str, bool, float, bytes):
-        ok = isinstance(value, annotation)
-    else:  # pragma: no cover - an annotation this checker does not know
-        raise TypeError(f"cannot check values against {annotation!r}")
-    return None if ok else f"{path} must be {annotation.__name__}, not {type(value).__name__}"
+    return checker(annotation)(value, path)
 
 
 @cache
@@ -61,29 +102,29 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
-def payload_problem(type_name: str, payload: Any) -> str | None:
-    """Why ``payload`` is not a valid payload of event type ``type_name``, or ``None``.
+def decode_payload(type_name: Any, values: Any) -> tuple[dict[str, Any], str | None]:
+    """The payload of an event record from its field values (in declaration order), and
+    why it is not a valid payload of event type ``type_name`` (``None`` when it is).
 
-    The payload must hold exactly the event's fields, each of its declared type."""
+    There must be exactly one value per field of the event, each of its declared type."""
     cls = EVENT_TYPES.get(type_name) if isinstance(type_name, str) else None
     if cls is None:
-        return f"unknown event type {type_name!r}"
-    if not isinstance(payload, dict):
-        return f"the payload of {type_name} must be a map"
-    expected = PAYLOAD_FIELDS[type_name]
-    if set(payload) != set(expected):
-        missing = sorted(set(expected) - set(payload), key=str)
-        extra = sorted(set(payload) - set(expected), key=str)
-        parts = ([f"missing {', '.join(map(str, missing))}"] if missing else []) + (
-            [f"unexpected {', '.join(map(str, extra))}"] if extra else []
-        )
-        return f"{type_name} payload fields: {'; '.join(parts)}"
-    hints = _hints(cls)
-    for name in expected:
-        problem = type_problem(payload[name], hints[name], f"{type_name}.{name}")
+        return {}, f"unknown event type {type_name!r}"
+    names = PAYLOAD_FIELDS[type_name]
+    if not isinstance(values, list) or len(values) != len(names):
+        return {}, f"{type_name} needs a list of {len(names)} field value(s): {', '.join(names)}"
+    payload = dict(zip(names, values, strict=True))
+    for name, check in _payload_checkers(type_name):
+        problem = check(payload[name], f"{type_name}.{name}")
         if problem:
-            return problem
-    return None
+            return payload, problem
+    return payload, None
+
+
+@cache
+def _payload_checkers(type_name: str) -> tuple[tuple[str, Checker], ...]:
+    hints = _hints(EVENT_TYPES[type_name])
+    return tuple((name, checker(hints[name])) for name in PAYLOAD_FIELDS[type_name])
 
 
 def options_problem(options: Any) -> str | None:

@@ -107,6 +107,21 @@ def test_export_import_round_trip(monkeypatch, capsys, tmp_path):
     )
 
 
+def test_import_goes_on_after_a_failing_log(monkeypatch, capsys, tmp_path):
+    (tmp_path / "a.cascadia").write_bytes(game_log(2)[:-1])
+    (tmp_path / "b.cascadia").write_bytes(game_log(2))
+    code, out, err = cli(
+        monkeypatch,
+        capsys,
+        "import",
+        tmp_path / "a.cascadia",
+        tmp_path / "b.cascadia",
+        "--home",
+        tmp_path / "h",
+    )
+    assert code == 1 and "a.cascadia" in one_line_error(err) and "b.cascadia: imported game" in out
+
+
 def test_import_of_a_forged_log_fails_and_writes_nothing(monkeypatch, capsys, tmp_path):
     forged = tmp_path / "forged.cascadia"
     forged.write_bytes(rechain(game_log(2), scores=lambda s: {**s, "winners": [5]}))

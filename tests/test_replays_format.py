@@ -246,7 +246,7 @@ def test_wrong_payload_fields_and_types_with_an_intact_chain():
         return change
 
     data = game_log(2)
-    for field, value in [("q", "3"), ("q", True), ("q", 1.5), ("extra", 1), ("rotation", None)]:
+    for field, value in [("q", "3"), ("q", True), ("extra", 1), ("rotation", None)]:
         error = format_error(rechain(data, edit(field, value)))
         assert error.kind == "schema", (field, value)
     unknown = rechain(data, lambda records: [*records[:5], [6, "Teleported", {}], *records[6:]])
@@ -257,6 +257,18 @@ def test_wrong_payload_fields_and_types_with_an_intact_chain():
 
 def _fields(header: LogHeader) -> dict:
     return {f: getattr(header, f) for f in header.__slots__}
+
+
+def test_floats_and_extension_types_are_rejected():
+    data = game_log(1)
+    magic, found = frames(data)
+    for value in (1.5, msgpack.ExtType(1, b"x")):
+        body = msgpack.packb([1, "GameStarted", {"seed": value}], use_bin_type=True)
+        error = format_error(magic + found[0] + raw_frame(body, found[0][-32:]) + b"".join(found[2:]))
+        assert (error.kind, error.record) == ("encoding", 1)
+        assert "holds no" in error.reason
+    with pytest.raises(TypeError):
+        canonical({"x": 0.5})
 
 
 def test_non_canonical_frame_is_rejected():

@@ -11,7 +11,7 @@ from functools import cache
 from typing import Any
 
 from cascadia.bots.registry import play_game
-from cascadia.domain.events import GameEvent
+from cascadia.domain.events import PAYLOAD_FIELDS, GameEvent
 from cascadia.domain.options import GameOptions
 from cascadia.replays.audit import verify
 from cascadia.replays.format import (
@@ -83,6 +83,15 @@ def frame_offset(data: bytes, index: int) -> int:
     return len(MAGIC) + sum(len(f) for f in found[:index])
 
 
+def values_of(type_name: str, payload: Any) -> Any:
+    """The field values of an edited payload as a record holds them: the declared fields
+    in order, then any extra ones (a missing or extra field makes the list the wrong length)."""
+    if not isinstance(payload, dict):
+        return payload
+    names = PAYLOAD_FIELDS.get(type_name, ())
+    return [payload[n] for n in names if n in payload] + [v for k, v in payload.items() if k not in names]
+
+
 def rechain(
     data: bytes,
     edit: Callable[[list[Record]], list[Record]] | None = None,
@@ -101,7 +110,7 @@ def rechain(
         body = [[i + 1, t, p] for i, (_, t, p) in enumerate(body)]
     encoder = LogEncoder(header(reader.header) if header else reader.header)
     out = [encoder.preamble]
-    out += [encoder.record(*record) for record in body]
+    out += [encoder.record(seq, type_name, values_of(type_name, payload)) for seq, type_name, payload in body]
     out.append(encoder.trailer(scores(trailer.scores) if scores else trailer.scores))
     return b"".join(out)
 
@@ -114,7 +123,7 @@ def with_raw_header(data: bytes, edit: Callable[[dict[str, Any]], dict[str, Any]
     encoder = LogEncoder(reader.header)
     encoder.head = chain(b"", body)
     out = [MAGIC + raw_frame(body, b"")]
-    out += [encoder.record(r.seq, r.type, r.payload) for r in records]
+    out += [encoder.record(r.seq, r.type, values_of(r.type, r.payload)) for r in records]
     out.append(encoder.trailer(trailer.scores))
     return b"".join(out)
 
