@@ -1,0 +1,63 @@
+"""``cascadia score``, ``achievements`` and ``final-scores`` on stored games."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from uuid import UUID
+
+from cascadia.domain.store import GameStore
+from cascadia.projections.game_scores import score_state
+from store_backends import CliRunner
+
+pytest_plugins = ["store_backends"]
+
+
+def _first_game(cascadia: CliRunner, home: Path) -> str:
+    code, out, _ = cascadia("games", "--json", "--home", str(home))
+    assert code == 0
+    return json.loads(out)[0]["id"]
+
+
+def test_score_prints_the_sheet_and_json_matches_the_projection(cascadia: CliRunner, tmp_path: Path) -> None:
+    assert cascadia("simulate", "-n", "1", "-p", "3", "--bot", "greedy", "--home", str(tmp_path))[0] == 0
+    game_id = _first_game(cascadia, tmp_path)
+    code, out, _ = cascadia("score", game_id[:8], "--home", str(tmp_path))
+    assert code == 0
+    assert "total" in out and "rank" in out and "(final)" in out
+    code, out, _ = cascadia("score", game_id, "--json", "--home", str(tmp_path))
+    sheet = json.loads(out)
+    store = GameStore(tmp_path)
+    expected = score_state(store.game(UUID(game_id)).state).to_dict()
+    assert sheet["final"] is True
+    assert sheet["players"] == expected["players"]
+    assert [p["total"] for p in sheet["players"]] == [p["total"] for p in expected["players"]]
+
+
+def test_score_at_a_turn_is_live(cascadia: CliRunner, tmp_path: Path) -> None:
+    cascadia("simulate", "-n", "1", "-p", "2", "--home", str(tmp_path))
+    game_id = _first_game(cascadia, tmp_path)
+    code, out, _ = cascadia("score", game_id, "--turn", "3", "--json", "--home", str(tmp_path))
+    assert code == 0
+    assert json.loads(out)["final"] is False
+    code, _, err = cascadia("score", game_id, "--turn", "999", "--home", str(tmp_path))
+    assert code == 1 and err.startswith("error: ") and "Traceback" not in err
+
+
+def test_achievements_and_final_scores(cascadia: CliRunner, tmp_path: Path) -> None:
+    cascadia("simulate", "-n", "2", "-p", "2", "--bot", "greedy", "--home", str(tmp_path))
+    game_id = _first_game(cascadia, tmp_path)
+    code, out, _ = cascadia("achievements", game_id, "--json", "--home", str(tmp_path))
+    assert code == 0
+    winners = json.loads(out)["winners"]
+    assert winners and all(isinstance(names, list) for names in winners.values())
+    code, out, _ = cascadia("final-scores", "--json", "--home", str(tmp_path))
+    assert json.loads(out) == {"added": 2, "games": 2}
+    code, out, _ = cascadia("final-scores", "--json", "--home", str(tmp_path))
+    assert json.loads(out) == {"added": 0, "games": 2}
+
+
+def test_unknown_game_is_one_line(cascadia: CliRunner, tmp_path: Path) -> None:
+    code, _, err = cascadia("score", "abcdef", "--home", str(tmp_path))
+    assert code == 1
+    assert err.strip().count("\n") == 0 and err.startswith("error: ")
