@@ -13,7 +13,7 @@ from pathlib import Path
 from uuid import UUID
 
 from cascadia.domain.game import Game
-from cascadia.domain.store import GameStore
+from cascadia.domain.store import GameConflictError, GameStore
 from cascadia.replays.audit import verify
 from cascadia.replays.errors import ReplayError
 from cascadia.replays.format import EXTENSION, LogHeader, canonical, open_log, record_body, write_log
@@ -75,13 +75,17 @@ def import_log(store: GameStore, path: str | os.PathLike[str]) -> ImportResult:
     with open_log(path) as reader:
         audit, events = verify(reader)
     game_id = audit.game.id
-    if store.has_game(game_id):
-        stored = store.game_events(game_id)
-        if [canonical(record_body(e)) for e in stored] != [canonical(record_body(e)) for e in events]:
-            raise ImportConflictError(
-                f"{path}: the store already holds a different game with id {game_id} "
-                f"({len(stored)} stored event(s), {len(events)} in the log)"
-            )
-        return ImportResult(str(path), game_id, len(events), imported=False)
-    store.save_events(events)
-    return ImportResult(str(path), game_id, len(events), imported=True)
+    if not store.has_game(game_id):
+        try:
+            store.save_events(events)
+        except GameConflictError:
+            pass  # another writer stored this game meanwhile: compare below
+        else:
+            return ImportResult(str(path), game_id, len(events), imported=True)
+    stored = store.game_events(game_id)
+    if [canonical(record_body(e)) for e in stored] != [canonical(record_body(e)) for e in events]:
+        raise ImportConflictError(
+            f"{path}: the store already holds a different game with id {game_id} "
+            f"({len(stored)} stored event(s), {len(events)} in the log)"
+        )
+    return ImportResult(str(path), game_id, len(events), imported=False)

@@ -50,6 +50,15 @@ def test_importing_twice_is_a_no_op(tmp_path):
     assert len(store.game_events(again.game_id)) == len(game_events(2))
 
 
+def test_import_racing_another_writer_is_a_no_op(tmp_path, monkeypatch):
+    store = GameStore(tmp_path / "store")
+    path = write(tmp_path / "g.cascadia", game_log(2))
+    import_log(store, path)
+    monkeypatch.setattr(store, "has_game", lambda game_id: False)  # stored "meanwhile"
+    result = import_log(store, path)
+    assert not result.imported and len(store.game_events(result.game_id)) == result.events
+
+
 def test_import_of_a_failing_log_writes_nothing(tmp_path):
     store = GameStore(tmp_path / "store")
     data = game_log(2)
