@@ -6,12 +6,15 @@ the command with one line, ``error: <file> (...): <reason>``, and exit code 1.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from cascadia.bots.registry import continue_game, make_bots
 from cascadia.cli.common import HomeOption, JsonOption, console, err_console, open_store, print_json
 from cascadia.domain.errors import InvalidOptionError
+from cascadia.domain.game import Game
 from cascadia.projections.render import render_bag, render_environment, render_market
 from cascadia.replays.audit import AuditResult, audit_file
 from cascadia.replays.diff import LogDiff, diff_logs
@@ -19,7 +22,7 @@ from cascadia.replays.errors import ReplayError
 from cascadia.replays.export import export_game, export_targets, import_log
 from cascadia.replays.format import EXTENSION
 from cascadia.replays.replay import Snapshot, replay_log
-from cascadia.replays.rerun import rerun, rerun_with_bot
+from cascadia.replays.rerun import rerun, rerun_from_turn
 from cascadia.replays.scores import totals
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -214,6 +217,17 @@ def _report(result: AuditResult, json_output: bool, quiet: bool) -> None:
 # -- rerun -------------------------------------------------------------------------------
 
 
+def bots_finish(bot: str) -> Callable[[Game], Game]:
+    """Play a game to its end with ``bot`` in every seat (seeded from the game's seed);
+    an unknown bot name fails at once."""
+    make_bots([bot], 0)
+
+    def finish(game: Game) -> Game:
+        return continue_game(game, make_bots([bot] * len(game.state.players), game.state.seed))
+
+    return finish
+
+
 def rerun_command(
     file: Annotated[Path, typer.Argument(help="A log file.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the new log.")],
@@ -230,7 +244,7 @@ def rerun_command(
     if (bot is None) != (from_turn is None):
         raise InvalidOptionError("--bot and --from-turn go together")
     if bot is not None and from_turn is not None:
-        result = rerun_with_bot(file, output, bot, from_turn)
+        result = rerun_from_turn(file, output, from_turn, bot, bots_finish(bot))
     else:
         result = rerun(file, output)
     if json_output:

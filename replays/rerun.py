@@ -1,20 +1,20 @@
 """Deterministic rerun: play a log's decisions again from its seed and write a new log.
 
 A plain rerun writes exactly the events the engine emits while the log is audited, so
-the output of a valid log is byte-identical to it. A what-if rerun (``bot`` and
-``from_turn``) keeps the recorded decisions of the turns before ``from_turn`` and lets
-the bot play every seat from there; the new game gets its own id (a UUIDv5 of the
-original id, the bot and the turn) and seat names that record the change.
+the output of a valid log is byte-identical to it. A what-if rerun keeps the recorded
+decisions of the turns before ``from_turn`` and lets other players (a bot in every seat,
+from the command line) play on from there; the new game gets its own id (a UUIDv5 of
+the original id, the bot and the turn) and seat names that record the change.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from uuid import UUID, uuid5
 
-from cascadia.bots.registry import continue_game, make_bots
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 from cascadia.replays.audit import Audit, RecordStream, decision_command, starts_command
@@ -52,22 +52,30 @@ def rerun(path: str | os.PathLike[str], output: str | os.PathLike[str]) -> Rerun
     return RerunResult(str(path), Path(output), audit.game.id, audit.count, size, totals(scores))
 
 
-def what_if_id(game_id: UUID, bot: str, from_turn: int) -> UUID:
-    """The id of the what-if game: a UUIDv5 of the original id, the bot and the turn."""
-    return uuid5(game_id, f"rerun/bot={bot}/from-turn={from_turn}")
+def what_if_id(game_id: UUID, label: str, from_turn: int) -> UUID:
+    """The id of a what-if game: a UUIDv5 of the original id, the new players' label
+    (for example the bot's name) and the turn they took over."""
+    return uuid5(game_id, f"rerun/bot={label}/from-turn={from_turn}")
 
 
-def what_if_names(names: list[str], bot: str, from_turn: int) -> list[str]:
-    return [f"{name} (then {bot} from turn {from_turn})" for name in names]
+def what_if_names(names: list[str], label: str, from_turn: int) -> list[str]:
+    """Seat names that record the change: ``"alice (then greedy from turn 12)"``."""
+    return [f"{name} (then {label} from turn {from_turn})" for name in names]
 
 
-def rerun_with_bot(
-    path: str | os.PathLike[str], output: str | os.PathLike[str], bot: str, from_turn: int
+def rerun_from_turn(
+    path: str | os.PathLike[str],
+    output: str | os.PathLike[str],
+    from_turn: int,
+    label: str,
+    finish: Callable[[Game], object],
 ) -> RerunResult:
-    """Keep the log's decisions before turn ``from_turn`` and let ``bot`` play every seat
-    from there to the end; write the new game's log at ``output``.
+    """Keep the log's decisions before turn ``from_turn``, then let ``finish`` play the
+    game to its end (for example bots in every seat: the command line passes them, so
+    that this package does not depend on the bots); write the new game's log at ``output``.
 
-    The log is audited first (a what-if starts only from a valid game)."""
+    The log is audited first (a what-if starts only from a valid game). The new game has
+    the id :func:`what_if_id` and the seat names :func:`what_if_names`."""
     with open_log(path) as reader:
         audit = Audit(reader)
         for _ in audit.events():
@@ -76,12 +84,11 @@ def rerun_with_bot(
     last_turn = audit.game.state.turn
     if not 1 <= from_turn <= last_turn:
         raise RerunError(f"{path}: --from-turn must be between 1 and {last_turn}, not {from_turn}")
-    bots = make_bots([bot] * header.players, header.seed)
     game = Game.start(
         header.seed,
-        what_if_names(header.names, bot, from_turn),
+        what_if_names(header.names, label, from_turn),
         GameOptions.from_dict(dict(header.options)),
-        game_id=what_if_id(header.game_id, bot, from_turn),
+        game_id=what_if_id(header.game_id, label, from_turn),
     )
     with open_log(path) as reader:
         records = RecordStream(reader.records())
@@ -94,7 +101,9 @@ def rerun_with_bot(
             if command is None:  # pragma: no cover - the log was audited
                 raise RerunError(f"{path}: event {record.seq} is not a decision")
             command(game)
-    continue_game(game, bots)
+    finish(game)
+    if not game.finished:
+        raise RerunError(f"{path}: the new players stopped before the end of the game")
     events = game.collect_events()
     scores = final_scores(game.state)
     size = write_log(output, LogHeader.from_events(events), events, scores)

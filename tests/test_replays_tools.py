@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from cascadia.bots.registry import play_game
+from cascadia.cli.replay_commands import bots_finish
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import Game
 from cascadia.domain.store import GameStore
@@ -12,7 +13,7 @@ from cascadia.replays.errors import AuditDivergence, LogFormatError
 from cascadia.replays.export import ImportConflictError, export_game, export_targets, import_log
 from cascadia.replays.format import LogHeader, encode_log
 from cascadia.replays.replay import ReplayRangeError, replay_log
-from cascadia.replays.rerun import RerunError, rerun, rerun_with_bot, what_if_id
+from cascadia.replays.rerun import RerunError, rerun, rerun_from_turn, what_if_id
 from test_replays_helpers import audit_bytes, game_events, game_log, index_of, read, rechain
 
 
@@ -134,8 +135,8 @@ def test_rerun_of_a_failing_log_writes_nothing(tmp_path):
 def test_what_if_keeps_the_turns_before_and_is_reproducible(tmp_path):
     data = game_log(2)
     source = write(tmp_path / "in.cascadia", data)
-    one = rerun_with_bot(source, tmp_path / "a.cascadia", "random", 21)
-    two = rerun_with_bot(source, tmp_path / "b.cascadia", "random", 21)
+    one = rerun_from_turn(source, tmp_path / "a.cascadia", 21, "random", bots_finish("random"))
+    two = rerun_from_turn(source, tmp_path / "b.cascadia", 21, "random", bots_finish("random"))
     assert (tmp_path / "a.cascadia").read_bytes() == (tmp_path / "b.cascadia").read_bytes()
     original = game_events(2)
     assert one.game_id == what_if_id(original[0].originator_id, "random", 21) != original[0].originator_id
@@ -153,11 +154,13 @@ def test_what_if_keeps_the_turns_before_and_is_reproducible(tmp_path):
 def test_what_if_rejects_bad_turns_and_bots(tmp_path):
     source = write(tmp_path / "in.cascadia", game_log(1))
     with pytest.raises(RerunError):
-        rerun_with_bot(source, tmp_path / "o.cascadia", "random", 0)
+        rerun_from_turn(source, tmp_path / "o.cascadia", 0, "random", bots_finish("random"))
     with pytest.raises(RerunError):
-        rerun_with_bot(source, tmp_path / "o.cascadia", "random", 999)
+        rerun_from_turn(source, tmp_path / "o.cascadia", 999, "random", bots_finish("random"))
+    with pytest.raises(RerunError):
+        rerun_from_turn(source, tmp_path / "o.cascadia", 3, "nobody", lambda game: None)
     with pytest.raises(InvalidOptionError):
-        rerun_with_bot(source, tmp_path / "o.cascadia", "no-such-bot", 3)
+        bots_finish("no-such-bot")
     assert not (tmp_path / "o.cascadia").exists()
 
 
