@@ -15,7 +15,6 @@ trailer's. The first difference is raised as :class:`AuditDivergence`.
 from __future__ import annotations
 
 import os
-import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -226,7 +225,6 @@ class AuditResult:
     totals: list[int] | None = None
     error: ReplayError | None = None
     io_error: str | None = None
-    seconds: float = 0.0
 
     @property
     def message(self) -> str:
@@ -261,7 +259,6 @@ def verify(reader: LogReader) -> tuple[Audit, list[GameEvent]]:
 
 def audit_file(path: str | os.PathLike[str]) -> AuditResult:
     """Audit one log file; never raises for a bad or unreadable file (see the result)."""
-    started = time.perf_counter()
     result = AuditResult(str(path), valid=False)
     try:
         with open_log(path) as reader:
@@ -279,5 +276,4 @@ def audit_file(path: str | os.PathLike[str]) -> AuditResult:
         result.error = error
     except OSError as error:
         result.io_error = f"{path}: {error.strerror or error}"
-    result.seconds = time.perf_counter() - started
     return result

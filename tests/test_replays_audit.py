@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
@@ -209,28 +211,22 @@ def test_score_that_does_not_match_the_board():
 
 def test_header_that_contradicts_the_game():
     def cards(h):
-        return LogHeader(**{**_fields(h), "cards": {**h.cards, "fox": "A" if h.cards["fox"] != "A" else "B"}})
+        return replace(h, cards={**h.cards, "fox": "A" if h.cards["fox"] != "A" else "B"})
 
     assert divergence(rechain(DATA, header=cards)).kind == "header"
-    rules = divergence(rechain(DATA, header=lambda h: LogHeader(**{**_fields(h), "rules_version": "v0"})))
+    rules = divergence(rechain(DATA, header=lambda h: replace(h, rules_version="v0")))
     assert (rules.kind, rules.seq) == ("header", None)
     four = divergence(
         rechain(
             DATA,
-            header=lambda h: LogHeader(
-                **{**_fields(h), "options": {**h.options, "balanced_bag": True}, "names": ["a"] * 4}
-            ),
+            header=lambda h: replace(h, options={**h.options, "balanced_bag": True}, names=["a"] * 4),
         )
     )
     assert four.kind == "header"
-    seed = divergence(rechain(DATA, header=lambda h: LogHeader(**{**_fields(h), "seed": h.seed + 1})))
+    seed = divergence(rechain(DATA, header=lambda h: replace(h, seed=h.seed + 1)))
     assert (seed.kind, seed.seq) == ("header", None)  # the new seed draws other cards
-    names = divergence(rechain(DATA, header=lambda h: LogHeader(**{**_fields(h), "names": ["x", "y"]})))
+    names = divergence(rechain(DATA, header=lambda h: replace(h, names=["x", "y"])))
     assert (names.kind, names.seq) == ("event", 1)  # GameStarted records the old names
-
-
-def _fields(header: LogHeader) -> dict:
-    return {f: getattr(header, f) for f in header.__slots__}
 
 
 def test_message_is_one_line_with_both_versions():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import msgpack
 import pytest
@@ -174,7 +175,7 @@ def test_reordered_removed_duplicated_and_spliced_records():
 def test_unknown_format_version():
     events = game_events(1)
     header = LogHeader.from_events(events)
-    future = LogHeader(**{**{f: getattr(header, f) for f in header.__slots__}, "version": 2})
+    future = replace(header, version=2)
     error = format_error(fmt.encode_log(future, events, None))
     assert (error.kind, error.record) == ("version", 0)
     assert "unsupported format version 2" in str(error)
@@ -251,12 +252,8 @@ def test_wrong_payload_fields_and_types_with_an_intact_chain():
         assert error.kind == "schema", (field, value)
     unknown = rechain(data, lambda records: [*records[:5], [6, "Teleported", {}], *records[6:]])
     assert format_error(unknown).kind == "schema"
-    bad_header = rechain(data, header=lambda h: LogHeader(**{**_fields(h), "game_id": "not-a-uuid"}))
+    bad_header = rechain(data, header=lambda h: replace(h, game_id="not-a-uuid"))
     assert (format_error(bad_header).kind, format_error(bad_header).record) == ("schema", 0)
-
-
-def _fields(header: LogHeader) -> dict:
-    return {f: getattr(header, f) for f in header.__slots__}
 
 
 def test_floats_and_extension_types_are_rejected():
