@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from uuid import UUID
 
 from cascadia.domain.store import GameStore
 from cascadia.projections.game_scores import score_state
-from store_backends import CliRunner
 
 pytest_plugins = ["store_backends"]
+CliRunner = Callable[..., tuple[int, str, str]]
 
 
 def _first_game(cascadia: CliRunner, home: Path) -> str:
