@@ -89,8 +89,11 @@ def run(count: int, players: int, home: str) -> None:
     print(f"  on disk {size / 1e6:.1f} MB: {size / count:.0f} bytes per game")
 
     again = time.perf_counter()
-    second = ingest_games(home, (play_game(seed, bots).collect_events() for seed in range(0)))
-    print(f"  no-op ingest (nothing new): {time.perf_counter() - again:.2f} s, {second.ingested} added")
+    second = ingest_games(home, [])
+    print(
+        f"  start of an ingest (lock, clean-up, load the {count} known game ids): "
+        f"{time.perf_counter() - again:.2f} s, {second.ingested} added"
+    )
 
     with AnalyticsDB(home) as db:
         rows = db.run("SELECT count(*) FROM events").rows[0][0]
