@@ -144,3 +144,28 @@ def per_habitat(
     mountain: int = 0, forest: int = 0, prairie: int = 0, wetland: int = 0, river: int = 0
 ) -> dict:
     return dict(zip(HABITATS, (mountain, forest, prairie, wetland, river), strict=True))
+
+
+def corridor_sizes_ref(tiles: Mapping[Hex, tuple[int, int]]) -> dict[str, list[int]]:
+    """RULES.md 5.1 by flood fill: per habitat the sizes of its corridors, largest first.
+    Two tiles are joined in H when both touching edges show H; a tile is in H's
+    corridors when it shows H at all."""
+    found: dict[str, list[int]] = {}
+    for habitat in HABITATS:
+        left = {h for h, (tile, rot) in tiles.items() if habitat in tile_edges(tile, rot)}
+        sizes = []
+        while left:
+            todo = [left.pop()]
+            size = 0
+            while todo:
+                h = todo.pop()
+                size += 1
+                own = tile_edges(*tiles[h])
+                for i, (dq, dr) in enumerate(DIRECTIONS):
+                    n = (h[0] + dq, h[1] + dr)
+                    if n in left and own[i] == habitat and tile_edges(*tiles[n])[(i + 3) % 6] == habitat:
+                        left.remove(n)
+                        todo.append(n)
+            sizes.append(size)
+        found[habitat] = sorted(sizes, reverse=True)
+    return found
