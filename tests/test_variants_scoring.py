@@ -145,7 +145,7 @@ def expected_habitat_points(sizes: list[int], options: GameOptions) -> int:
 @pytest.mark.parametrize("players", [1, 3])
 def test_whole_games_score_habitats_under_the_option(name, players):
     options = GameOptions(**{name: True})
-    game = play_game(4, ["random"] * players, options)
+    game = play_game(4, ["greedy"] * players, options)
     sheet = score_state(game.state)
     standard = score_game(
         [p.environment for p in game.state.players],
