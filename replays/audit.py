@@ -133,6 +133,8 @@ class Audit:
         self._pending: deque[GameEvent] = deque(self.game.collect_events())
         self.header = LogHeader.from_events(self._pending)
         self.count = 0
+        self.scores: dict[str, Any] | None = None
+        """The final score sheet, once :meth:`events` has checked the whole log."""
         cards = next(e for e in self._pending if isinstance(e, ScoringCardsDrawn))
         logged = reader.header
         if (logged.cards, logged.second_cards) != (cards.cards, cards.second_cards):
@@ -146,6 +148,11 @@ class Audit:
 
     def events(self) -> Iterator[GameEvent]:
         """Every event of the log, checked against the rules, in order."""
+        return (event for event, _ in self.confirmed())
+
+    def confirmed(self) -> Iterator[tuple[GameEvent, bytes]]:
+        """Every event of the log, checked against the rules, with its canonical record
+        bytes (the engine's event and the logged one, which are equal)."""
         records = RecordStream(self.reader.records())
         while (record := records.next()) is not None:
             if not self._pending:
@@ -155,7 +162,7 @@ class Audit:
                 kind = "draw" if expected.kind == "draw" and expected.type == record.type else "event"
                 raise AuditDivergence(self.file, kind, record.seq, record.as_dict(), event_dict(expected))
             self.count = record.seq
-            yield expected
+            yield expected, record.body
         if self._pending:
             expected = self._pending[0]
             raise AuditDivergence(
@@ -194,7 +201,7 @@ class Audit:
     def _check_scores(self) -> None:
         trailer = self.reader.trailer
         assert trailer is not None
-        expected = final_scores(self.game.state)
+        self.scores = expected = final_scores(self.game.state)
         if canonical(trailer.scores) == canonical(expected):
             return
         if trailer.scores is None or expected is None:

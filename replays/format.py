@@ -215,7 +215,11 @@ class LogEncoder:
         return size.to_bytes(LENGTH_SIZE, "big") + _FRAME_START + body + _HASH_PREFIX + digest
 
     def _link(self, value: Any) -> bytes:
-        body = canonical(value)
+        return self.link(canonical(value))
+
+    def link(self, body: bytes) -> bytes:
+        """The frame of a body given as its canonical bytes (for example a verified
+        record's :attr:`LogRecord.body`), linked into the chain."""
         self.head = chain(self.head, body)
         return self._frame(body, self.head)
 
@@ -226,6 +230,11 @@ class LogEncoder:
 
     def event(self, event: GameEvent) -> bytes:
         return self.record(*record_body(event))
+
+    def event_body(self, body: bytes) -> bytes:
+        """The frame of an event record given as its canonical bytes."""
+        self.count += 1
+        return self.link(body)
 
     def trailer(self, scores: dict[str, Any] | None) -> bytes:
         """The closing frame: event count, chain head before it, final scores (or nil)."""

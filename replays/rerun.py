@@ -45,11 +45,10 @@ def rerun(path: str | os.PathLike[str], output: str | os.PathLike[str]) -> Rerun
         audit = Audit(reader)
         encoder = LogEncoder(audit.header)
         size += out.write(encoder.preamble)
-        for event in audit.events():
-            size += out.write(encoder.event(event))
-        scores = final_scores(audit.game.state)
-        size += out.write(encoder.trailer(scores))
-    return RerunResult(str(path), Path(output), audit.game.id, audit.count, size, totals(scores))
+        for _, body in audit.confirmed():
+            size += out.write(encoder.event_body(body))
+        size += out.write(encoder.trailer(audit.scores))
+    return RerunResult(str(path), Path(output), audit.game.id, audit.count, size, totals(audit.scores))
 
 
 def what_if_id(game_id: UUID, label: str, from_turn: int) -> UUID:
