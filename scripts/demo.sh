@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install cascadia into ./.venv and run the main job on the embedded default (SQLite + DuckDB):
-# simulate and store games, show one, score it, export and audit its log, ingest and report.
+# simulate and store games, show and score one, export the logs and audit them,
+# replay one, ingest everything into the analytics store and report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
@@ -8,6 +9,16 @@ python3 -m venv .venv
 python -m pip install --quiet --upgrade pip
 python -m pip install --quiet -e .
 export CASCADIA_HOME="${CASCADIA_HOME:-./.cascadia}"
-cascadia simulate --games 20 --players 4 --seed 1 --bot random
+cascadia simulate --games 40 --players 4 --seed 1 --bot greedy,random
+cascadia simulate --games 40 --players 2 --seed 1 --bot greedy --cards all-a
 game=$(cascadia games --json | python -c "import json, sys; print(json.load(sys.stdin)[0]['id'])")
 cascadia show "$game"
+cascadia score "$game"
+cascadia achievements "$game"
+cascadia export --all -o "$CASCADIA_HOME/logs"
+cascadia audit "$CASCADIA_HOME"/logs/*.cascadia
+cascadia replay "$CASCADIA_HOME/logs/$game.cascadia" --to 40 | tail -n 25
+cascadia ingest --from-store
+cascadia stats cards
+cascadia stats bots
+cascadia sql "SELECT players, count(*) AS games, round(avg(total), 1) AS mean_total FROM players JOIN games USING (game_id) GROUP BY players ORDER BY players"
