@@ -84,8 +84,11 @@ def import_logs(
     json_output: JsonOption = False,
     home: HomeOption = None,
 ) -> None:
-    """Audit log files and add their games to the event store; a log that fails its audit
-    writes nothing (the others are still imported). Exit 1 if any log failed."""
+    """Audit log files and add their games to the event store.
+
+    A log that fails its audit writes nothing (the others are still imported); a game
+    already stored is skipped. Exit 1 if any log failed.
+    """
     store = open_store(home)
     failed = 0
     for path in log_files(files):
@@ -170,8 +173,11 @@ def audit(
         bool, typer.Option("--quiet", "-q", help="Print only failures and the summary.")
     ] = False,
 ) -> None:
-    """Verify logs: framing, hash chain, every decision and draw against the rules and the
-    seed, and the final scores. Exit 1 if any log fails."""
+    """Verify logs: framing, hash chain, rules, draws and final scores.
+
+    Every decision is re-executed on a fresh game with the log's seed and every event
+    compared; the first divergence is reported. Exit 1 if any log fails.
+    """
     paths = log_files(files)
     if not paths:
         raise InvalidOptionError("no log files to audit")
@@ -239,8 +245,12 @@ def rerun_command(
     ] = None,
     json_output: JsonOption = False,
 ) -> None:
-    """Re-play a log's decisions from its seed and write a new log (byte-identical for a
-    valid log), or continue it from a turn with a bot in every seat (--bot, --from-turn)."""
+    """Re-play a log's decisions from its seed and write a new log.
+
+    The new log of a valid log is byte-identical to it. With --bot and --from-turn the
+    game is continued from that turn with the bot in every seat instead (a what-if with
+    its own game id).
+    """
     if (bot is None) != (from_turn is None):
         raise InvalidOptionError("--bot and --from-turn go together")
     if bot is not None and from_turn is not None:
