@@ -32,6 +32,8 @@ from cascadia.domain.game import derive_game_id
 from cascadia.domain.options import GameOptions
 from cascadia.domain.store import GameStore
 
+AHEAD = 2
+"""Batches queued for the workers beyond the one being handed out, so they never wait for us."""
 START_METHOD = "spawn"
 """Fresh interpreters for workers: safe with the parent's open database connections and threads."""
 
@@ -101,8 +103,8 @@ def simulate_games(
 
     ``skip(game_id)`` is asked (in this process, in order) before a seed is played; a
     skipped seed is yielded without events. With ``workers > 1`` the games are played
-    in that many processes, ``batch`` seeds at a time, the next batch already running
-    while the previous one is yielded; with ``workers == 1`` in this process."""
+    in that many processes, ``batch`` seeds at a time, the next batches already running
+    while one is yielded; with ``workers == 1`` in this process."""
     if workers < 1:
         raise InvalidOptionError(f"need at least one worker, not {workers}")
     names = list(names)
@@ -117,7 +119,7 @@ def simulate_games(
         running: deque[tuple[list[tuple[int, UUID, bool]], AsyncResult[list[list[GameEvent]]]]] = deque()
         for chunk in _batched(seeds, batch):
             running.append(_submit(pool, chunk, names, options, skip, workers))
-            if len(running) > 1:
+            if len(running) > AHEAD:
                 yield from _collect(*running.popleft())
         while running:
             yield from _collect(*running.popleft())
@@ -133,15 +135,16 @@ def store_games(
     since the first of them arrived), which is what makes storing cheap; a result is
     yielded once its transaction is committed."""
     waiting: list[SimulatedGame] = []
+    played = 0
     since = 0.0
     for result in results:
         if not waiting:
             since = time.monotonic()
         waiting.append(result)
-        played = sum(1 for r in waiting if r.events is not None)
+        played += not result.skipped
         if played >= batch or time.monotonic() - since >= max_delay:
             yield from _commit(store, waiting)
-            waiting = []
+            waiting, played = [], 0
     yield from _commit(store, waiting)
 
 
