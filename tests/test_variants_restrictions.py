@@ -19,6 +19,7 @@ from cascadia.domain import events as ev
 from cascadia.domain.components import HABITAT_TILE_COUNT, WILDLIFE
 from cascadia.domain.errors import (
     InvalidOptionError,
+    MarketChoiceError,
     NatureTokenError,
     OverpopulationError,
     TilePlacementError,
@@ -220,6 +221,15 @@ def test_market_of_three_has_three_pairs_and_a_stack_one_smaller(players):
     assert None not in state.market_tiles and None not in state.market_wildlife
     assert state.stack_size == 20 * max(players, 2) + 2 - 3
     assert [f[0] for f in of_type(events, ev.MarketRefilled)[0].fills] == [0, 1, 2]
+
+
+def test_market_of_three_has_no_slot_3():
+    game = stage([(25, "bear"), (26, "elk"), (34, "fox")], opts(market_of_three=True), nature=[1])
+    assert game.legal_takes() == [(0, 0), (1, 1), (2, 2)]
+    assert_refused(game, MarketChoiceError, game.take, 3)
+    assert_refused(game, NatureTokenError, game.spend_nature, "wipe", [3])
+    game.spend_nature("free_choice")
+    assert sorted(game.legal_takes()) == [(t, w) for t in range(3) for w in range(3)]
 
 
 def test_market_of_three_three_alike_is_the_mandatory_wipe_at_setup():
