@@ -453,6 +453,16 @@ def test_secret_card_is_revealed_on_the_first_spend_only():
     assert of_type(game.collect_events(), ev.SecretCardRevealed) == []
 
 
+def test_a_refused_spend_reveals_nothing():
+    game = stage(MARKET, opts(secret_cards=True, nature_cost_two=True), secret=["hawk", "bear"], nature=[1])
+    assert_refused(game, NatureTokenError, game.spend_nature, "free_choice")  # costs 2
+    game = stage(MARKET, opts(secret_cards=True), secret=["hawk", "bear"], nature=[1])
+    assert_refused(game, NatureTokenError, game.spend_nature, "wipe", [4])
+    assert_refused(game, NatureTokenError, game.spend_nature, "wipe", [])
+    assert game.state.secret_revealed == [False, False]
+    assert visible_secret_cards(game.state, 1) == [None, "bear"]
+
+
 def test_secret_cards_whole_games_reveal_once_per_spending_seat():
     for seed in (1, 2, 3):
         game, events = played(seed, 4, secret_cards=True)
