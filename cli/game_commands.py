@@ -177,6 +177,8 @@ def show(
     if turn is not None:
         events = list(through_turn(events, turn))
     state = Game.replay(events).state
+    if as_player is not None and not 0 <= as_player < state.player_count:
+        raise InvalidOptionError(f"--as-player is a seat from 0 to {state.player_count - 1}, not {as_player}")
     if json_output:
         print_json(state_view(state, as_player))
         return

@@ -11,7 +11,7 @@ from cascadia.domain.game import Game
 from cascadia.domain.state import GameState
 from cascadia.domain.timeline import through_turn
 from cascadia.projections import read_models
-from cascadia.projections.achievements import ACHIEVEMENTS, winner_achievements
+from cascadia.projections.achievements import ACHIEVEMENTS, is_standard_game, winner_achievements
 from cascadia.projections.game_scores import score_state
 from cascadia.projections.scoresheet import ScoreSheet
 from rich.table import Table
@@ -28,9 +28,12 @@ def _load(game: str, home: str | None, turn: int | None) -> GameState:
 def sheet_table(state: GameState, sheet: ScoreSheet) -> Table:
     """The score sheet as a table: a column per player, a row per score part."""
     table = Table("", *(f"{p.name} (seat {seat})" for seat, p in enumerate(state.players)))
+    second = sheet.second_cards
     for species in WILDLIFE:
-        card = sheet.cards[species]
-        table.add_row(f"{species} {card}", *(str(p.wildlife[species]) for p in sheet.players))
+        label = f"{species} {sheet.cards[species]}" + (f" / {second[species]}" if second else "")
+        table.add_row(label, *(str(p.wildlife[species]) for p in sheet.players))
+    if second:
+        table.add_row("card set used", *(str(p.card_set + 1) for p in sheet.players))
     for habitat in HABITATS:
         table.add_row(
             habitat,
@@ -73,11 +76,19 @@ def achievements(
     state = _load(game, home, None)
     earned = winner_achievements(state, score_state(state))
     if json_output:
-        print_json({"game_id": str(state.game_id), "winners": {str(s): a for s, a in earned.items()}})
+        print_json(
+            {
+                "game_id": str(state.game_id),
+                "standard_game": is_standard_game(state.options),
+                "winners": {str(s): a for s, a in earned.items()},
+            }
+        )
         return
     if not state.finished:
         console.print("the game has not ended: no achievements yet")
         return
+    if not is_standard_game(state.options):
+        console.print("note: RULES.md 8 lists achievements for standard games; this one has other options")
     for seat, names in earned.items():
         console.print(f"seat {seat} {state.players[seat].name}: {len(names)} achievement(s)", markup=False)
         for name in names:

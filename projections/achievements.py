@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from cascadia.domain.components import HABITATS, TILES, WILDLIFE
+from cascadia.domain.components import HABITATS, TILES, VARIANT_CARDS, WILDLIFE
+from cascadia.domain.options import RESTRICTIONS, GameOptions
 from cascadia.domain.state import GameState, PlayerState
 from cascadia.projections.scoresheet import PlayerScore, ScoreSheet
 
@@ -100,6 +101,14 @@ ACHIEVEMENTS: dict[str, tuple[str, Check]] = {
     ),
 }
 """Every achievement of RULES.md 8 by id: its description and its check."""
+
+
+def is_standard_game(options: GameOptions) -> bool:
+    """RULES.md 8 is for standard games: lettered cards and no rule restriction (the
+    projection still lists what a winner of any game qualified for, and says which)."""
+    return options.cards.strip().lower() not in VARIANT_CARDS and not any(
+        getattr(options, name) for name in RESTRICTIONS
+    )
 
 
 def player_achievements(state: GameState, sheet: ScoreSheet, seat: int) -> list[str]:
