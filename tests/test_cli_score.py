@@ -62,3 +62,23 @@ def test_unknown_game_is_one_line(cascadia: CliRunner, tmp_path: Path) -> None:
     code, _, err = cascadia("score", "abcdef", "--home", str(tmp_path))
     assert code == 1
     assert err.strip().count("\n") == 0 and err.startswith("error: ")
+
+
+def test_score_table_labels_both_card_sets_and_the_set_used(cascadia: CliRunner, tmp_path: Path) -> None:
+    home = str(tmp_path)
+    cascadia("simulate", "-p", "2", "--seed", "0", "--rule", "two_card_sets", "--home", home)
+    game_id = _first_game(cascadia, tmp_path)
+    data = json.loads(cascadia("score", game_id, "--json", "--home", home)[1])
+    _, out, _ = cascadia("score", game_id, "--home", home)
+    first, second = data["cards"], data["second_cards"]
+    assert f"bear {first['bear']} / {second['bear']}" in out
+    used = " ".join(str(p["card_set"] + 1) for p in data["players"])
+    assert "card set used" in out and used.replace(" ", "") in out.replace(" ", "").replace("│", "")
+
+
+def test_show_refuses_a_seat_that_does_not_exist(cascadia: CliRunner, tmp_path: Path) -> None:
+    cascadia("simulate", "-p", "2", "--home", str(tmp_path))
+    code, _, err = cascadia(
+        "show", _first_game(cascadia, tmp_path), "--as-player", "7", "--home", str(tmp_path)
+    )
+    assert code == 1 and "seat from 0 to 1" in err
