@@ -20,7 +20,7 @@ import multiprocessing
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 from multiprocessing.pool import AsyncResult, Pool
 from uuid import UUID
@@ -31,6 +31,8 @@ from cascadia.domain.events import GameEvent
 from cascadia.domain.game import derive_game_id
 from cascadia.domain.options import GameOptions
 from cascadia.domain.store import GameStore
+from cascadia.domain.transcoder import MsgpackTranscoder
+from eventsourcing.persistence import Mapper, StoredEvent
 
 AHEAD = 2
 """Batches queued for the workers beyond the one being handed out, so they never wait for us."""
@@ -79,15 +81,23 @@ def parse_seed_range(text: str) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class SimulatedGame:
-    """One seed's outcome: its game id and, unless it was skipped, its events in order."""
+    """One seed's outcome: its game id and, unless it was skipped, its events in order,
+    encoded as the event store writes them (``records``, by ``mapper``)."""
 
     seed: int
     game_id: UUID
-    events: list[GameEvent] | None
+    records: list[StoredEvent] | None
+    mapper: Mapper[UUID] = field(compare=False, repr=False)
 
     @property
     def skipped(self) -> bool:
-        return self.events is None
+        return self.records is None
+
+    def events(self) -> list[GameEvent]:
+        """The game's domain events (decoded from the records)."""
+        if self.records is None:
+            raise ValueError(f"seed {self.seed} was skipped: it has no events here")
+        return [self.mapper.to_domain_event(record) for record in self.records]  # type: ignore[misc]
 
 
 def simulate_games(
@@ -97,32 +107,36 @@ def simulate_games(
     *,
     workers: int = 1,
     skip: Callable[[UUID], bool] | None = None,
+    mapper: Mapper[UUID] | None = None,
     batch: int = 256,
 ) -> Iterator[SimulatedGame]:
     """Play a game per seed and yield the outcomes in the order of ``seeds``.
 
     ``skip(game_id)`` is asked (in this process, in order) before a seed is played; a
-    skipped seed is yielded without events. With ``workers > 1`` the games are played
-    in that many processes, ``batch`` seeds at a time, the next batches already running
-    while one is yielded; with ``workers == 1`` in this process."""
+    skipped seed is yielded without events. Each game's events are encoded by ``mapper``
+    (pass the target store's, ``store.mapper``; default: msgpack, as a store with default
+    settings) where the game was played, which spares this process the work. With
+    ``workers > 1`` the games are played in that many processes, ``batch`` seeds at a
+    time, the next batches already running while one is yielded; with ``workers == 1``
+    in this process."""
     if workers < 1:
         raise InvalidOptionError(f"need at least one worker, not {workers}")
-    names = list(names)
+    setup = _Setup(list(names), options, mapper or Mapper(transcoder=MsgpackTranscoder()))
     skip = skip or _never
     if workers == 1:
         for seed in seeds:
-            game_id = derive_game_id(seed, names, options)
-            yield SimulatedGame(seed, game_id, None if skip(game_id) else _play(seed, names, options))
+            game_id = derive_game_id(seed, setup.names, options)
+            yield setup.result(seed, game_id, None if skip(game_id) else setup.play(seed))
         return
     context = multiprocessing.get_context(START_METHOD)
-    with context.Pool(workers, initializer=_init_worker, initargs=(names, options)) as pool:
-        running: deque[tuple[list[tuple[int, UUID, bool]], AsyncResult[list[list[GameEvent]]]]] = deque()
+    with context.Pool(workers, initializer=_init_worker, initargs=(setup,)) as pool:
+        running: deque[tuple[list[tuple[int, UUID, bool]], AsyncResult[list[list[StoredEvent]]]]] = deque()
         for chunk in _batched(seeds, batch):
-            running.append(_submit(pool, chunk, names, options, skip, workers))
+            running.append(_submit(pool, chunk, setup, skip, workers))
             if len(running) > AHEAD:
-                yield from _collect(*running.popleft())
+                yield from _collect(setup, *running.popleft())
         while running:
-            yield from _collect(*running.popleft())
+            yield from _collect(setup, *running.popleft())
 
 
 def store_games(
@@ -133,7 +147,8 @@ def store_games(
 
     Up to ``batch`` games share one transaction (fewer when ``max_delay`` seconds passed
     since the first of them arrived), which is what makes storing cheap; a result is
-    yielded once its transaction is committed."""
+    yielded once its transaction is committed. Records made by another mapper than the
+    store's are encoded again by the store."""
     waiting: list[SimulatedGame] = []
     played = 0
     since = 0.0
@@ -149,23 +164,38 @@ def store_games(
 
 
 def _commit(store: GameStore, results: list[SimulatedGame]) -> Iterator[tuple[SimulatedGame, bool]]:
-    played = [r.events for r in results if r.events is not None]
-    stored = iter(store.save_new_games(played) if played else [])
+    played = [
+        result.records if result.mapper is store.mapper else store.encode(result.events())
+        for result in results
+        if result.records is not None
+    ]
+    stored = iter(store.save_new_records(played) if played else [])
     for result in results:
-        yield result, result.events is not None and next(stored)
+        yield result, not result.skipped and next(stored)
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """What every game of a simulation shares; handed to each worker process once."""
+
+    names: list[str]
+    options: GameOptions
+    mapper: Mapper[UUID]
+
+    def play(self, seed: int) -> list[StoredEvent]:
+        events = play_game(seed, self.names, self.options).collect_events()
+        return [self.mapper.to_stored_event(event) for event in events]
+
+    def result(self, seed: int, game_id: UUID, records: list[StoredEvent] | None) -> SimulatedGame:
+        return SimulatedGame(seed, game_id, records, self.mapper)
 
 
 def _submit(
-    pool: Pool,
-    seeds: Sequence[int],
-    names: list[str],
-    options: GameOptions,
-    skip: Callable[[UUID], bool],
-    workers: int,
-) -> tuple[list[tuple[int, UUID, bool]], AsyncResult[list[list[GameEvent]]]]:
+    pool: Pool, seeds: Sequence[int], setup: _Setup, skip: Callable[[UUID], bool], workers: int
+) -> tuple[list[tuple[int, UUID, bool]], AsyncResult[list[list[StoredEvent]]]]:
     plan = []
     for seed in seeds:
-        game_id = derive_game_id(seed, names, options)
+        game_id = derive_game_id(seed, setup.names, setup.options)
         plan.append((seed, game_id, skip(game_id)))
     todo = [seed for seed, _, skipped in plan if not skipped]
     chunksize = max(1, len(todo) // (workers * 4))
@@ -173,11 +203,11 @@ def _submit(
 
 
 def _collect(
-    plan: list[tuple[int, UUID, bool]], pending: AsyncResult[list[list[GameEvent]]]
+    setup: _Setup, plan: list[tuple[int, UUID, bool]], pending: AsyncResult[list[list[StoredEvent]]]
 ) -> Iterator[SimulatedGame]:
     played = iter(pending.get())
     for seed, game_id, skipped in plan:
-        yield SimulatedGame(seed, game_id, None if skipped else next(played))
+        yield setup.result(seed, game_id, None if skipped else next(played))
 
 
 def _batched(items: Iterable[int], size: int) -> Iterator[list[int]]:
@@ -190,18 +220,14 @@ def _never(_: UUID) -> bool:
     return False
 
 
-def _play(seed: int, names: Sequence[str], options: GameOptions) -> list[GameEvent]:
-    return play_game(seed, names, options).collect_events()
+_worker_setup: _Setup | None = None
 
 
-_worker_setup: tuple[list[str], GameOptions] | None = None
-
-
-def _init_worker(names: list[str], options: GameOptions) -> None:
+def _init_worker(setup: _Setup) -> None:
     global _worker_setup
-    _worker_setup = (names, options)
+    _worker_setup = setup
 
 
-def _play_in_worker(seed: int) -> list[GameEvent]:
+def _play_in_worker(seed: int) -> list[StoredEvent]:
     assert _worker_setup is not None, "worker not initialised"
-    return _play(seed, *_worker_setup)
+    return _worker_setup.play(seed)

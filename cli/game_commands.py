@@ -123,7 +123,9 @@ def simulate(
         transient=True,
     ) as progress:
         task = progress.add_task("games", total=len(todo))
-        played = simulate_games(todo, names, options, workers=workers, skip=store.has_game)
+        played = simulate_games(
+            todo, names, options, workers=workers, skip=store.has_game, mapper=store.mapper
+        )
         for result, saved in store_games(store, played):
             if saved:
                 stored += 1

@@ -41,7 +41,7 @@ from cascadia.domain.errors import CascadiaError
 from cascadia.domain.events import GameEvent, GameStarted
 from cascadia.domain.game import Game
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import ApplicationRecorder, IntegrityError
+from eventsourcing.persistence import ApplicationRecorder, IntegrityError, StoredEvent
 from eventsourcing.utils import Environment, EnvType, get_topic
 
 DEFAULT_HOME = ".cascadia"
@@ -134,7 +134,7 @@ class GameStore(Application[UUID]):
         if not events:
             return 0
         try:
-            self._append(events)
+            self._insert(self.encode(events))
         except IntegrityError as error:
             raise GameConflictError(
                 f"game {game.id} was changed by another writer at version "
@@ -145,7 +145,7 @@ class GameStore(Application[UUID]):
     def save_events(self, events: Sequence[GameEvent]) -> None:
         """Append already-built events (for example a verified imported log) in one write."""
         try:
-            self._append(events)
+            self._insert(self.encode(events))
         except IntegrityError as error:
             raise GameConflictError(
                 f"game {events[0].originator_id} already has events at those positions"
@@ -154,33 +154,45 @@ class GameStore(Application[UUID]):
     def save_new_game(self, events: Sequence[GameEvent]) -> bool:
         """Store a new game's events; ``False`` (nothing written) if the game is already
         stored, e.g. by another process that played the same seed at the same time."""
-        try:
-            self.save_events(events)
-        except GameConflictError:
-            return False
-        return True
+        return self._insert_new(self.encode(events))
 
     def save_new_games(self, games: Sequence[Sequence[GameEvent]]) -> list[bool]:
         """Store several new games in one transaction; for each, whether it was stored.
 
         If one of them is already stored nothing of that transaction is written, and the
         games are then stored one by one, so that the others still land."""
+        return self.save_new_records([self.encode(events) for events in games])
+
+    def save_new_records(self, games: Sequence[Sequence[StoredEvent]]) -> list[bool]:
+        """:meth:`save_new_games` for games already encoded by :meth:`encode` (or by this
+        store's :attr:`mapper` elsewhere, e.g. in a worker process)."""
         try:
-            self._append([event for events in games for event in events])
+            self._insert([record for records in games for record in records])
         except IntegrityError:
-            return [self.save_new_game(events) for events in games]
+            return [self._insert_new(records) for records in games]
         return [True] * len(games)
 
-    def _append(self, events: Sequence[GameEvent]) -> None:
-        """Write ``events`` (of one game or of several) atomically, in order.
+    def encode(self, events: Sequence[GameEvent]) -> list[StoredEvent]:
+        """The events as this store writes them (topic and transcoded state)."""
+        to_stored = self.mapper.to_stored_event
+        return [to_stored(event) for event in events]
+
+    def _insert_new(self, records: Sequence[StoredEvent]) -> bool:
+        try:
+            self._insert(records)
+        except IntegrityError:
+            return False
+        return True
+
+    def _insert(self, records: Sequence[StoredEvent]) -> None:
+        """Write ``records`` (of one game or of several) atomically, in order.
 
         Straight to the recorder rather than through ``Application.save``: these are known
         domain events, and save's per-object protocol checks and notification records cost
         more than the write itself. (Nothing here follows the application's notifications
         in-process, and snapshots are off, so nothing else of ``save`` is needed.)"""
-        if events:
-            to_stored = self.mapper.to_stored_event
-            self.recorder.insert_events([to_stored(event) for event in events])
+        if records:
+            self.recorder.insert_events(list(records))
 
     def game(self, game_id: UUID, version: int | None = None) -> Game:
         """The game rebuilt from its stored events (up to ``version``)."""

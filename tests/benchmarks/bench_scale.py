@@ -60,7 +60,7 @@ def chunks(count: int, size: int, names: list[str], workers: int) -> Iterator[li
     """The events of games ``0 .. count-1``, ``size`` games at a time."""
     for start in range(0, count, size):
         seeds = range(start, min(count, start + size))
-        yield [g.events for g in simulate_games(seeds, names, GameOptions(), workers=workers) if g.events]
+        yield [g.events() for g in simulate_games(seeds, names, GameOptions(), workers=workers)]
 
 
 def bench_simulation(count: int, names: list[str], workers: int) -> float:
@@ -93,7 +93,9 @@ def bench_end_to_end(count: int, names: list[str], workers: int) -> float:
     """``cascadia simulate``'s loop on a fresh SQLite store: games per second."""
     with fresh_store("sqlite", "") as store:
         started = time.perf_counter()
-        played = simulate_games(range(count), names, GameOptions(), workers=workers, skip=store.has_game)
+        played = simulate_games(
+            range(count), names, GameOptions(), workers=workers, skip=store.has_game, mapper=store.mapper
+        )
         for _ in store_games(store, played):
             pass
         return count / (time.perf_counter() - started)
