@@ -45,6 +45,9 @@ from eventsourcing.persistence import ApplicationRecorder, IntegrityError, Store
 from eventsourcing.utils import Environment, EnvType, get_topic
 
 DEFAULT_HOME = ".cascadia"
+APP_NAME = "cascadia"
+"""The application's name: its tables are ``cascadia_events`` ..., and the library reads
+``CASCADIA_<KEY>`` before ``<KEY>`` for every setting."""
 
 
 class GameNotFoundError(CascadiaError, LookupError):
@@ -88,14 +91,14 @@ def resolve_settings(
     if url:
         for key, value in database_settings(url).items():
             settings[key] = value
-            settings.pop(f"{GameStore.name.upper()}_{key}", None)  # the library reads prefixed keys first
+            settings.pop(f"{APP_NAME.upper()}_{key}", None)  # else the library would read this first
     return settings
 
 
 class GameStore(Application[UUID]):
     """Saves games as their events and loads them by replaying the events."""
 
-    name = "cascadia"
+    name = APP_NAME
 
     def __init__(self, home: str | os.PathLike[str] | None = None, env: EnvType | None = None) -> None:
         self._home = home
@@ -131,24 +134,19 @@ class GameStore(Application[UUID]):
         Raises :class:`GameConflictError` when another writer saved events at the same
         positions first (optimistic concurrency): nothing of this save is written."""
         events = game.collect_events()
-        if not events:
-            return 0
-        try:
-            self._insert(self.encode(events))
-        except IntegrityError as error:
-            raise GameConflictError(
-                f"game {game.id} was changed by another writer at version "
-                f"{events[0].originator_version}; reload it and try again"
-            ) from error
+        if events:
+            self.save_events(events)
         return len(events)
 
     def save_events(self, events: Sequence[GameEvent]) -> None:
-        """Append already-built events (for example a verified imported log) in one write."""
+        """Append already-built events of one game (for example a verified imported log)
+        in one write; :class:`GameConflictError` if any of their positions is taken."""
         try:
             self._insert(self.encode(events))
         except IntegrityError as error:
             raise GameConflictError(
-                f"game {events[0].originator_id} already has events at those positions"
+                f"game {events[0].originator_id} was changed by another writer at version "
+                f"{events[0].originator_version} or later; reload it and try again"
             ) from error
 
     def save_new_game(self, events: Sequence[GameEvent]) -> bool:
@@ -187,10 +185,10 @@ class GameStore(Application[UUID]):
     def _insert(self, records: Sequence[StoredEvent]) -> None:
         """Write ``records`` (of one game or of several) atomically, in order.
 
-        Straight to the recorder rather than through ``Application.save``: these are known
-        domain events, and save's per-object protocol checks and notification records cost
-        more than the write itself. (Nothing here follows the application's notifications
-        in-process, and snapshots are off, so nothing else of ``save`` is needed.)"""
+        Straight to the recorder rather than through ``Application.save``: save's per-object
+        protocol checks and notification records cost more than the write itself, and
+        nothing else of it is needed here (no snapshots, and nothing follows the
+        application's notifications in-process)."""
         if records:
             self.recorder.insert_events(list(records))
 
