@@ -4,6 +4,7 @@ turning this project's errors into a one-line reason and a non-zero exit code.""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Annotated, Any
 
@@ -64,4 +65,13 @@ def run_app(app: typer.Typer) -> int:
     except KeyboardInterrupt:
         err_console.print("error: interrupted")
         return 130
+    except Exception as error:  # a bug of ours: still one line, the traceback on request
+        if os.environ.get("CASCADIA_DEBUG"):
+            raise
+        err_console.print(
+            f"error: internal error ({type(error).__name__}: {error}); "
+            "run again with CASCADIA_DEBUG=1 for the traceback",
+            markup=False,
+        )
+        return 1
     return 0

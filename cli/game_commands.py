@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 from typing import Annotated
 
 import typer
+from cascadia.analytics.ingest import Ingest
 from cascadia.bots.registry import make_bots, seat_bots
 from cascadia.bots.simulation import Shard, parse_seed_range, simulate_games, store_games
+from cascadia.bots.tally import Tally
 from cascadia.cli.common import HomeOption, JsonOption, console, open_store, print_json
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import Game
 from cascadia.domain.options import RESTRICTIONS, GameOptions
+from cascadia.domain.store import data_home
 from cascadia.domain.timeline import through_turn
+from cascadia.projections.game_scores import score_state
 from cascadia.projections.render import render_bag, render_environment, render_market
 from cascadia.projections.state_view import state_view, visible_secret_cards
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -88,6 +93,9 @@ def simulate(
         list[str] | None,
         typer.Option("--rule", help="A rule restriction of RULES.md 7 (repeatable), e.g. must_match."),
     ] = None,
+    ingest: Annotated[
+        bool, typer.Option("--ingest", help="Also add each stored game to the analytics tables.")
+    ] = False,
     json_output: JsonOption = False,
     home: HomeOption = None,
 ) -> None:
@@ -112,6 +120,7 @@ def simulate(
     Game.start(first, names, options)  # so do impossible setups (e.g. balanced bag for 4)
     store = open_store(home)
     stored = skipped = 0
+    tally = Tally()
     started = time.perf_counter()
     with Progress(
         TextColumn("simulating"),
@@ -126,14 +135,24 @@ def simulate(
         played = simulate_games(
             todo, names, options, workers=workers, skip=store.has_game, mapper=store.mapper
         )
-        for result, saved in store_games(store, played):
-            if saved:
-                stored += 1
-            else:
-                skipped += 1
-            if json_output:
-                print_json({"id": str(result.game_id), "seed": result.seed, "players": names})
-            progress.advance(task)
+        with Ingest(data_home(home)) if ingest else nullcontext() as analytics:
+            for result, saved in store_games(store, played):
+                line = {"id": str(result.game_id), "seed": result.seed, "players": names}
+                if saved:
+                    stored += 1
+                    events = result.events()
+                    state = Game.replay(events).state
+                    sheet = score_state(state)
+                    tally.add(state, sheet)
+                    line["scores"] = [p.total for p in sheet.players]
+                    line["winners"] = list(sheet.winners)
+                    if analytics is not None:
+                        analytics.add(events, state)
+                else:
+                    skipped += 1
+                if json_output:
+                    print_json(line)
+                progress.advance(task)
     elapsed = time.perf_counter() - started
     if not json_output:
         sharded = f" [shard {part}]" if shard is not None else ""
@@ -142,6 +161,20 @@ def simulate(
             f"({players} players: {', '.join(names)}){sharded} -> {store.location}",
             markup=False,
         )
+        if tally.games:
+            table = Table("bot", "seats", "wins", "mean score", "best", title="Games stored now")
+            for row in tally.rows():
+                table.add_row(
+                    row["bot"],
+                    str(row["seats"]),
+                    str(row["wins"]),
+                    str(row["mean_score"]),
+                    str(row["best_score"]),
+                )
+            console.print(table)
+        if analytics is not None:
+            report = analytics.report
+            console.print(f"analytics: {report.ingested} game(s) ingested, {report.already} already there")
 
 
 def games_list(json_output: JsonOption = False, home: HomeOption = None) -> None:
