@@ -57,10 +57,11 @@ def test_simulate_json_prints_one_object_per_game(cli):
     assert code == 0
     rows = [json.loads(line) for line in out.splitlines()]
     names = ["random"] * 3
-    assert rows == [
+    assert [{k: row[k] for k in ("id", "seed", "players")} for row in rows] == [
         {"id": str(derive_game_id(seed, names, GameOptions())), "seed": seed, "players": names}
         for seed in (5, 6)
     ]
+    assert all(len(row["scores"]) == 3 and row["winners"] for row in rows)
 
 
 def test_games_lists_the_stored_games(cli):
