@@ -159,25 +159,35 @@ class _TurnEvaluator:
         return best
 
     def _tile_values(self, tile: int) -> dict[Hex, tuple[int, Placement]]:
-        """Per open hex, the best rotation's corridor-and-bonus gain (cached per tile)."""
+        """Per open hex, the best rotation's corridor-and-bonus gain (cached per tile).
+
+        Only the rotations of hexes where a neighbour's touching edge shows one of the
+        tile's habitats are compared: elsewhere every rotation is alike."""
         cached = self._tile_cache.get(tile)
         if cached is not None:
             return cached
         values: dict[Hex, tuple[int, Placement]] = {}
         habitats = TILES[tile].habitats
-        for h, rotation in self._legal_placements(tile):
-            if h in values and not any(habitat in self._touching(h) for habitat in habitats):
-                continue  # no neighbour shows the tile's habitats: every rotation is alike
-            gain = self._corridor_gain(tile, h, rotation)
-            if h not in values or gain > values[h][0]:
-                values[h] = (gain, (h, rotation))
+        for h, rotations in self._legal_rotations(tile).items():
+            touching = self._touching(h)
+            if not any(habitat in touching for habitat in habitats):
+                rotations = rotations[:1]
+            for rotation in rotations:
+                gain = self._corridor_gain(tile, h, rotation)
+                if h not in values or gain > values[h][0]:
+                    values[h] = (gain, (h, rotation))
         self._tile_cache[tile] = values
         return values
 
-    def _legal_placements(self, tile: int) -> list[Placement]:
+    def _legal_rotations(self, tile: int) -> dict[Hex, list[int]]:
+        """The legal rotations of ``tile`` per open hex, in the rules' order."""
         if self.options.must_match or self.options.must_not_match:
-            return self.game.legal_tile_placements(tile)
-        return [(h, rot) for h in self.open_hexes for rot in distinct_rotations(tile)]
+            legal: dict[Hex, list[int]] = {}
+            for h, rotation in self.game.legal_tile_placements(tile):
+                legal.setdefault(h, []).append(rotation)
+            return legal
+        rotations = list(distinct_rotations(tile))
+        return {h: rotations for h in self.open_hexes}
 
     def _touching(self, h: Hex) -> dict[str, list[tuple[int, int]]]:
         """Per habitat, the ``(direction, corridor label)`` of each occupied neighbour of
