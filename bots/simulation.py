@@ -23,15 +23,19 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from multiprocessing.pool import AsyncResult, Pool
+from typing import Any
 from uuid import UUID
 
 from cascadia.bots.registry import play_game
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.events import GameEvent
-from cascadia.domain.game import derive_game_id
+from cascadia.domain.game import Game, derive_game_id
 from cascadia.domain.options import GameOptions
+from cascadia.domain.state import GameState
 from cascadia.domain.store import GameStore
 from cascadia.domain.transcoder import MsgpackTranscoder
+from cascadia.projections.game_scores import score_state
+from cascadia.projections.scoresheet import ScoreSheet
 from eventsourcing.persistence import Mapper, StoredEvent
 
 AHEAD = 2
@@ -82,12 +86,14 @@ def parse_seed_range(text: str) -> tuple[int, int]:
 @dataclass(frozen=True)
 class SimulatedGame:
     """One seed's outcome: its game id and, unless it was skipped, its events in order,
-    encoded as the event store writes them (``records``, by ``mapper``)."""
+    encoded as the event store writes them (``records``, by ``mapper``), and a summary."""
 
     seed: int
     game_id: UUID
     records: list[StoredEvent] | None
     mapper: Mapper[UUID] = field(compare=False, repr=False)
+    summary: Any = None
+    """What ``summarize`` made of the finished game, where it was played (``None``: skipped)."""
 
     @property
     def skipped(self) -> bool:
@@ -108,6 +114,7 @@ def simulate_games(
     workers: int = 1,
     skip: Callable[[UUID], bool] | None = None,
     mapper: Mapper[UUID] | None = None,
+    summarize: Callable[[Game], Any] | None = None,
     batch: int = 256,
 ) -> Iterator[SimulatedGame]:
     """Play a game per seed and yield the outcomes in the order of ``seeds``.
@@ -115,13 +122,14 @@ def simulate_games(
     ``skip(game_id)`` is asked (in this process, in order) before a seed is played; a
     skipped seed is yielded without events. Each game's events are encoded by ``mapper``
     (pass the target store's, ``store.mapper``; default: msgpack, as a store with default
-    settings) where the game was played, which spares this process the work. With
-    ``workers > 1`` the games are played in that many processes, ``batch`` seeds at a
-    time, the next batches already running while one is yielded; with ``workers == 1``
-    in this process."""
+    settings) where the game was played, which spares this process the work; so is
+    ``summarize(finished_game)`` (a module-level function, e.g. :func:`final_scores`),
+    whose result becomes the outcome's ``summary``. With ``workers > 1`` the games are
+    played in that many processes, ``batch`` seeds at a time, the next batches already
+    running while one is yielded; with ``workers == 1`` in this process."""
     if workers < 1:
         raise InvalidOptionError(f"need at least one worker, not {workers}")
-    setup = _Setup(list(names), options, mapper or Mapper(transcoder=MsgpackTranscoder()))
+    setup = _Setup(list(names), options, mapper or Mapper(transcoder=MsgpackTranscoder()), summarize)
     skip = skip or _never
     if workers == 1:
         for seed in seeds:
@@ -130,7 +138,7 @@ def simulate_games(
         return
     context = multiprocessing.get_context(START_METHOD)
     with context.Pool(workers, initializer=_init_worker, initargs=(setup,)) as pool:
-        running: deque[tuple[list[tuple[int, UUID, bool]], AsyncResult[list[list[StoredEvent]]]]] = deque()
+        running: deque[tuple[list[tuple[int, UUID, bool]], AsyncResult[list[Played]]]] = deque()
         for chunk in _batched(seeds, batch):
             running.append(_submit(pool, chunk, setup, skip, workers))
             if len(running) > AHEAD:
@@ -174,6 +182,15 @@ def _commit(store: GameStore, results: list[SimulatedGame]) -> Iterator[tuple[Si
         yield result, not result.skipped and next(stored)
 
 
+def final_scores(game: Game) -> tuple[GameState, ScoreSheet]:
+    """A ``summarize`` for :func:`simulate_games`: the finished game's state and score sheet."""
+    return game.state, score_state(game.state)
+
+
+Played = tuple[list[StoredEvent], Any]
+"""A played game as a worker hands it back: its records and its summary."""
+
+
 @dataclass(frozen=True)
 class _Setup:
     """What every game of a simulation shares; handed to each worker process once."""
@@ -181,18 +198,22 @@ class _Setup:
     names: list[str]
     options: GameOptions
     mapper: Mapper[UUID]
+    summarize: Callable[[Game], Any] | None
 
-    def play(self, seed: int) -> list[StoredEvent]:
-        events = play_game(seed, self.names, self.options).collect_events()
-        return [self.mapper.to_stored_event(event) for event in events]
+    def play(self, seed: int) -> Played:
+        game = play_game(seed, self.names, self.options)
+        records = [self.mapper.to_stored_event(event) for event in game.collect_events()]
+        return records, self.summarize(game) if self.summarize else None
 
-    def result(self, seed: int, game_id: UUID, records: list[StoredEvent] | None) -> SimulatedGame:
-        return SimulatedGame(seed, game_id, records, self.mapper)
+    def result(self, seed: int, game_id: UUID, played: Played | None) -> SimulatedGame:
+        if played is None:
+            return SimulatedGame(seed, game_id, None, self.mapper)
+        return SimulatedGame(seed, game_id, played[0], self.mapper, played[1])
 
 
 def _submit(
     pool: Pool, seeds: Sequence[int], setup: _Setup, skip: Callable[[UUID], bool], workers: int
-) -> tuple[list[tuple[int, UUID, bool]], AsyncResult[list[list[StoredEvent]]]]:
+) -> tuple[list[tuple[int, UUID, bool]], AsyncResult[list[Played]]]:
     plan = []
     for seed in seeds:
         game_id = derive_game_id(seed, setup.names, setup.options)
@@ -203,7 +224,7 @@ def _submit(
 
 
 def _collect(
-    setup: _Setup, plan: list[tuple[int, UUID, bool]], pending: AsyncResult[list[list[StoredEvent]]]
+    setup: _Setup, plan: list[tuple[int, UUID, bool]], pending: AsyncResult[list[Played]]
 ) -> Iterator[SimulatedGame]:
     played = iter(pending.get())
     for seed, game_id, skipped in plan:
@@ -228,6 +249,6 @@ def _init_worker(setup: _Setup) -> None:
     _worker_setup = setup
 
 
-def _play_in_worker(seed: int) -> list[StoredEvent]:
+def _play_in_worker(seed: int) -> Played:
     assert _worker_setup is not None, "worker not initialised"
     return _worker_setup.play(seed)

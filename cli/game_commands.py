@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from cascadia.analytics.ingest import Ingest
 from cascadia.bots.registry import make_bots, seat_bots
-from cascadia.bots.simulation import Shard, parse_seed_range, simulate_games, store_games
+from cascadia.bots.simulation import Shard, final_scores, parse_seed_range, simulate_games, store_games
 from cascadia.bots.tally import Tally
 from cascadia.cli.common import HomeOption, JsonOption, console, open_store, print_json
 from cascadia.domain.errors import InvalidOptionError
@@ -17,7 +17,6 @@ from cascadia.domain.game import Game
 from cascadia.domain.options import RESTRICTIONS, GameOptions
 from cascadia.domain.store import data_home
 from cascadia.domain.timeline import through_turn
-from cascadia.projections.game_scores import score_state
 from cascadia.projections.render import render_bag, render_environment, render_market
 from cascadia.projections.state_view import state_view, visible_secret_cards
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -50,12 +49,12 @@ def options_from_flags(
 
 def simulate(
     games: Annotated[
-        int | None, typer.Option("--games", "-n", min=1, help="How many games.  [default: 1]")
+        int | None, typer.Option("--games", "-n", min=1, help="How many games (default 1).")
     ] = None,
     players: Annotated[int, typer.Option("--players", "-p", min=1, max=4, help="Players per game.")] = 4,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", "-s", min=0, help="Seed of the first game; then +1 each.  [default: 0]"),
+        typer.Option("--seed", "-s", min=0, help="Seed of the first game, then +1 each (default 0)."),
     ] = None,
     seeds: Annotated[
         str | None,
@@ -101,10 +100,10 @@ def simulate(
 ) -> None:
     """Play games with bots and store them (seeds S, S+1, ..., or a --seeds range).
 
-    Games already stored are skipped, so an interrupted run can simply be repeated.
-    With --shard i/n only the seeds s with s mod n == i are played: run each shard on
-    any machine (its own --home or database) and combine them with `cascadia ingest`
-    or `cascadia migrate`."""
+    Games already stored are skipped: an interrupted run can be repeated.
+    With --shard i/n only the seeds s with s mod n == i are played: run each
+    shard anywhere (its own --home or database) and combine the pieces with
+    `cascadia ingest` or `cascadia migrate`."""
     if seeds is not None and (seed is not None or games is not None):
         raise InvalidOptionError("give either --seeds START:STOP or --seed/--games, not both")
     if seeds is not None:
@@ -133,21 +132,25 @@ def simulate(
     ) as progress:
         task = progress.add_task("games", total=len(todo))
         played = simulate_games(
-            todo, names, options, workers=workers, skip=store.has_game, mapper=store.mapper
+            todo,
+            names,
+            options,
+            workers=workers,
+            skip=store.has_game,
+            mapper=store.mapper,
+            summarize=final_scores,
         )
         with Ingest(data_home(home)) if ingest else nullcontext() as analytics:
             for result, saved in store_games(store, played):
                 line = {"id": str(result.game_id), "seed": result.seed, "players": names}
                 if saved:
                     stored += 1
-                    events = result.events()
-                    state = Game.replay(events).state
-                    sheet = score_state(state)
+                    state, sheet = result.summary  # scored in the worker that played it
                     tally.add(state, sheet)
                     line["scores"] = [p.total for p in sheet.players]
                     line["winners"] = list(sheet.winners)
                     if analytics is not None:
-                        analytics.add(events, state)
+                        analytics.add(result.events(), state)
                 else:
                     skipped += 1
                 if json_output:

@@ -30,9 +30,9 @@ def migrate(
 ) -> None:
     """Copy every game of one event store into another and verify it there.
 
-    Games the target already holds with the same events are skipped; a game whose
-    target has only its first events gets the rest; a game that differs in the target
-    is reported as a conflict and left alone (exit code 1)."""
+    Games the target holds with the same events are skipped; a game of which
+    the target has only the first events gets the rest; a game that differs in
+    the target is reported as a conflict and left alone (exit code 1)."""
     with (
         GameStore(env=store_env(source)) if source else open_store(home) as origin,
         GameStore(env=store_env(to)) as target,
