@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 from cascadia.bots.registry import play_game
-from cascadia.bots.simulation import Shard, parse_seed_range, simulate_games, store_games
+from cascadia.bots.simulation import Shard, final_scores, parse_seed_range, simulate_games, store_games
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import derive_game_id
 from cascadia.domain.options import GameOptions
 from cascadia.domain.store import GameStore
+from cascadia.projections.game_scores import score_state
 
 pytest_plugins = ["store_backends"]
 
@@ -45,13 +46,16 @@ def test_seed_ranges():
 def test_workers_yield_the_same_games_in_seed_order():
     seeds = [3, 1, 4, 15, 9, 2, 6, 5, 35, 8]
     skipped = {derive_game_id(4, NAMES, GameOptions()), derive_game_id(35, NAMES, GameOptions())}
-    one = list(simulate_games(seeds, NAMES, GameOptions(), workers=1, skip=skipped.__contains__))
-    two = list(simulate_games(seeds, NAMES, GameOptions(), workers=2, skip=skipped.__contains__, batch=3))
+    common = {"skip": skipped.__contains__, "summarize": final_scores}
+    one = list(simulate_games(seeds, NAMES, GameOptions(), workers=1, **common))
+    two = list(simulate_games(seeds, NAMES, GameOptions(), workers=2, batch=3, **common))
     assert [r.seed for r in two] == seeds
     assert [r.skipped for r in two] == [s in (4, 35) for s in seeds]
-    assert one == two  # same ids, same events byte for byte, same order
-    expected = play_game(15, NAMES).collect_events()
-    assert next(r for r in two if r.seed == 15).events() == expected
+    assert one == two  # same ids, same events byte for byte, same summaries, same order
+    game = play_game(15, NAMES)
+    played = next(r for r in two if r.seed == 15)
+    assert played.events() == game.collect_events()
+    assert played.summary == (game.state, score_state(game.state))
 
 
 def stored_games(store: GameStore) -> dict[str, list]:
