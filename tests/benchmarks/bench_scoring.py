@@ -56,6 +56,26 @@ def random_game(rng: random.Random) -> tuple[list[Environment], dict[str, str]]:
     return boards, {species: rng.choice(CARD_LETTERS) for species in WILDLIFE}
 
 
+def blob(size: int) -> list[tuple[int, int]]:
+    """The ``size`` hexes nearest the origin (a compact blob, ring by ring)."""
+    cells = [(q, r) for q in range(-4, 5) for r in range(-4, 5) if abs(q + r) <= 4]
+    cells.sort(key=lambda h: (max(abs(h[0]), abs(h[1]), abs(h[0] + h[1])), h))
+    return cells[:size]
+
+
+def dense_cases() -> list[tuple[str, dict[tuple[int, int], str], GameOptions]]:
+    """The worst boards for the maximising cards: all 20 tokens of one species in one blob,
+    and a blob of 10 foxes mixed with 10 of the others."""
+    cells = blob(TOKENS)
+    cases = [(f"20 {species}", dict.fromkeys(cells, species), GameOptions()) for species in WILDLIFE]
+    cases.append(
+        ("20 elk, elk_rings=any-subset", dict.fromkeys(cells, "elk"), GameOptions(elk_rings="any-subset"))
+    )
+    mixed = {h: ("fox" if i % 2 else WILDLIFE[i % 4]) for i, h in enumerate(cells)}
+    cases.append(("10 fox + 10 others", mixed, GameOptions()))
+    return cases
+
+
 def median_us(samples: list[float]) -> str:
     q1, median, q3 = statistics.quantiles(samples, n=4)
     spread = f"quartiles {q1 * 1e6:.1f}-{q3 * 1e6:.1f}, max {max(samples) * 1e6:.0f}"
@@ -114,6 +134,13 @@ def main() -> None:
     print(f"  per 4-player game, score_game:        {median_us(per_game)}")
     for letter, samples in by_letter.items():
         print(f"  per board, wildlife, all {letter} cards:     {median_us(samples)}")
+    print("densest boards (one card per species, each letter):")
+    for name, wildlife, case_options in dense_cases():
+        for cards in uniform_sets:
+            samples = [
+                timed(lambda w=wildlife, c=cards, o=case_options: score_wildlife(w, c, o)) for _ in range(5)
+            ]
+            print(f"  {name:30} all {cards['bear']}: {median_us(samples)}")
 
 
 if __name__ == "__main__":
