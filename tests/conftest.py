@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import copy
 import os
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 from uuid import UUID
 
 import pytest
+from cascadia.cli.app import main
 from cascadia.domain import events as ev
 from cascadia.domain.components import WILDLIFE
 from cascadia.domain.game import Game, stack_size
@@ -116,3 +118,20 @@ def clean_env(monkeypatch):
     for key in list(os.environ):
         if key.startswith(("PERSISTENCE_", "SQLITE_", "POSTGRES_", "CASCADIA_", "TRANSCODER_")):
             monkeypatch.delenv(key)
+
+
+@pytest.fixture
+def cli(tmp_path, monkeypatch, capsys, clean_env):
+    """Run ``cascadia ARGS --home tmp_path`` in this process: (exit code, stdout, stderr).
+    ``home=False`` leaves ``--home`` out."""
+
+    def run(*args: str, home: bool = True) -> tuple[int, str, str]:
+        extra = ["--home", str(tmp_path)] if home else []
+        monkeypatch.setattr(sys, "argv", ["cascadia", *args, *extra])
+        capsys.readouterr()
+        with pytest.raises(SystemExit) as stop:
+            main()
+        out, err = capsys.readouterr()
+        return stop.value.code, out, err
+
+    return run

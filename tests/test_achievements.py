@@ -10,14 +10,12 @@ points and corridor sizes given); tokens lie on real tiles of seat 0's environme
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 from typing import Any
 from uuid import UUID
 
 import pytest
 from cascadia.bots.registry import play_game
-from cascadia.cli.app import main
 from cascadia.domain.components import HABITATS, TILES, WILDLIFE
 from cascadia.domain.environment import Environment
 from cascadia.domain.game import Game
@@ -272,19 +270,6 @@ def test_bot_games_achievements_by_independent_checks(seed):
 
 
 # -- cascadia achievements GAME ---------------------------------------------------------------
-
-
-@pytest.fixture
-def cli(tmp_path, monkeypatch, capsys, clean_env):
-    def run(*args: str) -> tuple[int, str, str]:
-        monkeypatch.setattr(sys, "argv", ["cascadia", *args, "--home", str(tmp_path)])
-        capsys.readouterr()
-        with pytest.raises(SystemExit) as stop:
-            main()
-        out, err = capsys.readouterr()
-        return stop.value.code, out, err
-
-    return run
 
 
 def stored_achievements(tmp_path, game_id: str) -> dict[int, list[str]]:

@@ -5,29 +5,12 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from uuid import UUID
 
 import pytest
-from cascadia.cli.app import main
 from cascadia.domain.game import derive_game_id
 from cascadia.domain.options import GameOptions
 from cascadia.domain.store import GameStore
-
-
-@pytest.fixture
-def cli(tmp_path, monkeypatch, capsys, clean_env):
-    """Run ``cascadia ARGS --home tmp_path`` in this process: (exit code, stdout, stderr)."""
-
-    def run(*args: str) -> tuple[int, str, str]:
-        monkeypatch.setattr(sys, "argv", ["cascadia", *args, "--home", str(tmp_path)])
-        capsys.readouterr()
-        with pytest.raises(SystemExit) as stop:
-            main()
-        out, err = capsys.readouterr()
-        return stop.value.code, out, err
-
-    return run
 
 
 def assert_one_line_error(code: int, out: str, err: str) -> None:

@@ -5,12 +5,10 @@ option flags (stored in ``GameStarted``), refusals in one line, and what ``show`
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import fields
 from uuid import UUID
 
 import pytest
-from cascadia.cli.app import main
 from cascadia.domain import events as ev
 from cascadia.domain.game import Game
 from cascadia.domain.options import RESTRICTIONS, RULES_VERSION, GameOptions
@@ -42,22 +40,6 @@ DEFAULTS = {
     "majority_bonus": True,
     **dict.fromkeys(OPTION_NAMES[5:], False),
 }
-
-
-@pytest.fixture
-def cli(tmp_path, monkeypatch, capsys, clean_env):
-    """Run ``cascadia ARGS --home tmp_path`` in this process: (exit code, stdout, stderr)."""
-
-    def run(*args: str, home: bool = True) -> tuple[int, str, str]:
-        extra = ["--home", str(tmp_path)] if home else []
-        monkeypatch.setattr(sys, "argv", ["cascadia", *args, *extra])
-        capsys.readouterr()
-        with pytest.raises(SystemExit) as stop:
-            main()
-        out, err = capsys.readouterr()
-        return stop.value.code, out, err
-
-    return run
 
 
 def assert_one_line_error(code: int, err: str, *words: str) -> None:
