@@ -1,0 +1,112 @@
+"""``cascadia view`` and ``cascadia board``: pictures of games.
+
+``view`` writes a self-contained HTML replay viewer of a log (audited first; a bad log
+writes nothing). ``board`` draws stored boards as SVG. Both write their output
+atomically: a file appears complete or not at all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from cascadia.cli.common import HomeOption, JsonOption, console, open_store, print_json
+from cascadia.domain.errors import InvalidOptionError
+from cascadia.domain.events import GameEvent, TilePlaced, TurnEnded, WildlifePlaced
+from cascadia.domain.game import Game
+from cascadia.domain.hexgrid import Hex
+from cascadia.domain.timeline import through_turn
+from cascadia.projections.game_scores import score_state
+from cascadia.projections.svg import game_svg
+from cascadia.replays.format import atomic_output
+from cascadia.replays.viewer import load_events, render_html
+
+
+def write_text(path: Path, text: str) -> int:
+    """Write ``text`` (UTF-8) to ``path`` atomically; returns the size in bytes."""
+    data = text.encode("utf-8")
+    with atomic_output(path) as out:
+        out.write(data)
+    return len(data)
+
+
+def view(
+    file: Annotated[Path, typer.Argument(help="A log file (.cascadia).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")],
+    json_output: JsonOption = False,
+) -> None:
+    """Write a self-contained HTML replay viewer of a log.
+
+    The log is audited in full first; a bad log is reported in one line and nothing is
+    written. The page (inline CSS, JavaScript and SVG; no network access) steps through
+    the game turn by turn with a slider, buttons or the arrow keys, showing every board,
+    the market, the bag, the running scores and the turn's events.
+    """
+    events = load_events(file)
+    size = write_text(output, render_html(events))
+    turns = sum(1 for e in events if isinstance(e, TurnEnded))
+    if json_output:
+        print_json({"file": str(file), "output": str(output), "turns": turns, "bytes": size})
+    else:
+        console.print(f"{output}: replay viewer of {file}, {turns} turns, {size} bytes", markup=False)
+
+
+def last_placements(events: list[GameEvent]) -> tuple[tuple[int, Hex] | None, tuple[int, Hex] | None]:
+    """``(seat, hex)`` of the last tile and of the last token placed in ``events``."""
+    tile = token = None
+    for event in events:
+        if isinstance(event, TilePlaced):
+            tile = (event.player, (event.q, event.r))
+        elif isinstance(event, WildlifePlaced):
+            token = (event.player, (event.q, event.r))
+    return tile, token
+
+
+def board(
+    game: Annotated[str, typer.Argument(help="Game id (or its first characters).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The SVG file to write.")],
+    turn: Annotated[
+        int | None, typer.Option("--turn", "-t", help="Boards at the end of this turn (0: after setup).")
+    ] = None,
+    seat: Annotated[int | None, typer.Option("--seat", help="Draw only this seat's board.")] = None,
+    legend: Annotated[bool, typer.Option("--legend/--no-legend", help="Add the colour key.")] = True,
+    json_output: JsonOption = False,
+    home: HomeOption = None,
+) -> None:
+    """Draw a stored game's boards as one SVG file.
+
+    By default every seat's board, side by side on one scale, each captioned with the
+    seat, name, nature tokens and score; --seat S draws that seat's board alone. The
+    tile placed last is outlined and the token placed last ringed (dashed).
+    """
+    store = open_store(home)
+    events = store.game_events(store.find_game(game))
+    if turn is not None:
+        events = list(through_turn(events, turn))
+    state = Game.replay(events).state
+    if seat is not None and not 0 <= seat < state.player_count:
+        raise InvalidOptionError(f"--seat is a seat from 0 to {state.player_count - 1}, not {seat}")
+    tile, token = last_placements(events)
+    if token == tile:
+        token = None
+    totals = [p.total for p in score_state(state).players]
+    picture = game_svg(
+        state,
+        seats=None if seat is None else [seat],
+        highlight=tile,
+        token_highlight=token,
+        totals=totals,
+        legend=legend,
+    )
+    size = write_text(output, picture)
+    if json_output:
+        print_json({"game_id": str(state.game_id), "output": str(output), "turn": turn, "bytes": size})
+    else:
+        what = f"seat {seat}'s board" if seat is not None else f"{state.player_count} board(s)"
+        console.print(f"{output}: {what} of game {state.game_id}, {size} bytes", markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("view")(view)
+    app.command("board")(board)
