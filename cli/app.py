@@ -20,6 +20,8 @@ COMMAND_MODULES = (
     "cascadia.cli.replay_commands",
     "cascadia.cli.analytics_commands",
     "cascadia.cli.store_commands",
+    "cascadia.cli.viewer_commands",
+    "cascadia.cli.play_commands",
 )
 
 app = typer.Typer(

@@ -1,0 +1,372 @@
+"""``cascadia new`` and ``cascadia play``: a human in the terminal against bots.
+
+``new`` stores a game's setup events and prints its id. ``play`` loads the game from the
+event store and runs it: bots' turns are played and saved one turn at a time; on a
+human's turn it shows the market and the player's board and asks for the turn step by
+step (the turn logic is :mod:`cascadia.cli.play_session`, the pictures
+:mod:`cascadia.cli.play_view`). The events of every command the engine accepts are
+saved at once, so quitting loses at most a half-typed command and ``play`` resumes where
+the game stopped. Input is read with :func:`input`, so a pipe can drive it; when input
+is not a terminal each line read is echoed, so that a transcript reads like a session.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from typing import Annotated
+from uuid import UUID
+
+import typer
+from cascadia.cli.common import HomeOption, JsonOption, console, fail, open_store, print_json
+from cascadia.cli.game_commands import options_from_flags
+from cascadia.cli.play_session import Command, PlaySession, Reply, Stage, bot_for_turn, is_bot, seat_names
+from cascadia.cli.play_view import board_map, describe_events, hex_list, market_table, rotation_table
+from cascadia.cli.score_commands import sheet_table
+from cascadia.domain.errors import IllegalMoveError
+from cascadia.domain.game import Game
+from cascadia.domain.rng import MAX_SEED
+from cascadia.domain.store import GameConflictError, GameStore
+from cascadia.projections.game_scores import score_state
+from cascadia.projections.state_view import visible_secret_cards
+
+ReadLine = Callable[[str], str]
+
+
+def read_line(prompt: str) -> str:
+    """One line from the player (EOFError on Ctrl-D or the end of a pipe); echoed when
+    the input is not a terminal."""
+    line = input(prompt)
+    if not sys.stdin.isatty():
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+    return line
+
+
+class QuitPlay(Exception):
+    """The player asked to stop (``quit``, Ctrl-D)."""
+
+
+class PlayLoop:
+    """Runs one stored game from where it stands until it ends or the player quits."""
+
+    def __init__(self, store: GameStore, game_id: UUID, read: ReadLine = read_line) -> None:
+        self.store = store
+        self.game_id = game_id
+        self.read = read
+        self.session = PlaySession()
+        self.game = store.game(game_id)
+        self._shown: tuple[int, int] | None = None
+
+    # -- the loop -------------------------------------------------------------------
+
+    def run(self) -> bool:
+        """Play until the game ends (``True``) or the player quits (``False``)."""
+        state = self.game.state
+        if not state.finished:
+            self.introduce()
+        try:
+            while not self.game.finished:
+                self.step()
+        except QuitPlay:
+            self.say_saved()
+            return False
+        self.finish()
+        return True
+
+    def step(self) -> None:
+        """Play one bot turn, or ask the human one question and act on the answer."""
+        game = self.game
+        stage = self.session.stage(game)
+        if stage is Stage.BOT:
+            state = game.state
+            who = f"turn {state.turn} · {state.active.name} (seat {state.current}): "
+            bot_for_turn(state).play_turn(game)
+            self.commit(lead=who)
+            return
+        self.show_turn_start()
+        automatic = self.session.automatic(game)
+        if automatic is not None:
+            console.print(f"No tile of yours can take the {game.state.turn_state.taken_wildlife}.")
+            self.issue(automatic)
+            return
+        console.print(self.session.hint(game), style="dim", markup=False)
+        try:
+            line = self.read(self.session.prompt(game))
+        except EOFError:
+            console.print()
+            raise QuitPlay from None
+        self.react(self.session.handle(game, line))
+
+    def react(self, reply: Reply) -> None:
+        if reply.action == "quit":
+            raise QuitPlay
+        if reply.action == "show":
+            self.show_turn()
+        elif reply.action == "boards":
+            self.show_boards()
+        elif reply.action == "rotation":
+            self.show_rotations()
+        if reply.message:
+            style = "red" if reply.refused else None
+            console.print(reply.message, style=style, markup=False)
+        if reply.command is not None:
+            self.issue(reply.command)
+
+    def issue(self, command: Command) -> None:
+        """Give the command to the engine; refused: say why (nothing changed); accepted:
+        save its events now, and show what comes next."""
+        game = self.game
+        before = self.session.stage(game)
+        try:
+            command.apply(game)
+        except IllegalMoveError as error:
+            console.print(f"refused: {error}", style="red", markup=False)
+            return
+        self.session.done()
+        if not self.commit(lead="  done: "):
+            return
+        after = self.session.stage(game)
+        if after is before is Stage.CHOOSE:
+            console.print(market_table(game.state))
+        elif after is Stage.TILE and before is Stage.CHOOSE:
+            self.show_tile()
+        elif after is Stage.TOKEN:
+            self.show_board(targets=True)
+
+    def commit(self, lead: str) -> bool:
+        """Save the game's new events; on a conflict (another writer moved first) reload
+        the game from the store and say so. Whether this writer's events were saved."""
+        events = self.game.collect_events()
+        try:
+            self.store.save_events(events)
+        except GameConflictError:
+            console.print(
+                "The game was changed by another player or window: reloaded, your last move was not saved.",
+                style="yellow",
+            )
+            self.reload()
+            return False
+        said = describe_events(events, self.game.state.names)
+        if said:
+            console.print(lead + "; ".join(said), markup=False)
+        return True
+
+    def reload(self) -> None:
+        self.game = self.store.game(self.game_id)
+        self.session.reset()
+        self._shown = None
+
+    # -- what is shown ----------------------------------------------------------------
+
+    def introduce(self) -> None:
+        state = self.game.state
+        console.print(f"game {state.game_id}  seed {state.seed}", markup=False)
+        seats = ", ".join(
+            f"{seat} {name} ({'bot' if is_bot(name) else 'human'})" for seat, name in enumerate(state.names)
+        )
+        console.print(f"seats: {seats}", markup=False)
+        if not any(not is_bot(name) for name in state.names):
+            console.print("no human seat: the bots play it out", markup=False)
+
+    def show_turn_start(self) -> None:
+        """The whole picture once at the start of each human turn (and after a reload)."""
+        state = self.game.state
+        key = (state.turn, state.current)
+        if key == self._shown:
+            return
+        self._shown = key
+        self.show_turn()
+
+    def show_turn(self) -> None:
+        game = self.game
+        state = game.state
+        seat = state.current
+        player = state.active
+        console.rule(
+            f"turn {state.turn} · {player.name} (seat {seat}) · {state.stack_size} tiles in the stack"
+        )
+        cards = ", ".join(f"{s} {c}" for s, c in state.cards.items())
+        if state.second_cards:
+            cards += " | second set: " + ", ".join(f"{s} {c}" for s, c in state.second_cards.items())
+        console.print(f"cards: {cards}", markup=False)
+        secrets = visible_secret_cards(state, seat)
+        if secrets and secrets[seat]:
+            console.print(f"your secret card: {secrets[seat]}", markup=False)
+        if changed := state.options.changed():
+            console.print("options: " + ", ".join(f"{k}={v}" for k, v in changed.items()), markup=False)
+        sheet = score_state(state)
+        console.print(
+            "scores now: "
+            + ", ".join(
+                f"{p.name} {s.total} ({p.nature_tokens} nature)"
+                for p, s in zip(state.players, sheet.players, strict=True)
+            ),
+            markup=False,
+        )
+        stage = self.session.stage(game)
+        if stage is Stage.CHOOSE:
+            console.print(market_table(state))
+        self.show_board(targets=stage is Stage.TOKEN)
+        console.print(f"nature tokens: {player.nature_tokens}", markup=False)
+        if stage in (Stage.TILE, Stage.ROTATION):
+            self.show_tile()
+        if stage is Stage.ROTATION:
+            self.show_rotations()
+
+    def show_board(self, targets: bool = False) -> None:
+        game = self.game
+        state = game.state
+        ts = state.turn_state
+        environment = state.active.environment
+        hexes = [] if ts.tile_hex is not None else environment.open_hexes()
+        marked = game.legal_wildlife_targets() if targets else []
+        console.print(f"{state.active.name}'s board:", markup=False)
+        console.print(board_map(environment, hexes, marked, ts.tile_hex))
+        if hexes:
+            console.print(f"open hexes (+): {hex_list(hexes)}", markup=False)
+        if targets and ts.taken_wildlife and not ts.wildlife_done:
+            where = hex_list(marked) if marked else "none"
+            console.print(f"tiles that can take the {ts.taken_wildlife} (?): {where}", markup=False)
+
+    def show_boards(self) -> None:
+        state = self.game.state
+        sheet = score_state(state)
+        for seat, (player, score) in enumerate(zip(state.players, sheet.players, strict=True)):
+            console.print(
+                f"seat {seat} {player.name}: {score.total} points now, "
+                f"{player.nature_tokens} nature token(s)",
+                markup=False,
+            )
+            console.print(board_map(player.environment))
+
+    def show_tile(self) -> None:
+        ts = self.game.state.turn_state
+        if ts.taken_tile is None:
+            return
+        console.print(f"You hold the {ts.taken_wildlife} token and this tile:", markup=False)
+        console.print(rotation_table(ts.taken_tile))
+        positions = self.game.legal_tile_positions()
+        console.print(f"open hexes: {hex_list(positions)}", markup=False)
+
+    def show_rotations(self) -> None:
+        game = self.game
+        at = self.session.pending_hex
+        tile = game.state.turn_state.taken_tile
+        if at is None or tile is None:
+            return
+        allowed = [rot for h, rot in game.legal_tile_placements() if h == at]
+        console.print(rotation_table(tile, game.state.active.environment, at, allowed))
+
+    def say_saved(self) -> None:
+        state = self.game.state
+        console.print(
+            f"Stopped at turn {state.turn}; every completed move is saved. "
+            f"Resume with: cascadia play {str(self.game_id)[:8]}",
+            markup=False,
+        )
+
+    def finish(self) -> None:
+        state = self.game.state
+        sheet = score_state(state)
+        console.rule("final scores")
+        for seat, player in enumerate(state.players):
+            if not is_bot(player.name):
+                console.print(f"{player.name}'s board (seat {seat}):", markup=False)
+                console.print(board_map(player.environment))
+        console.print(sheet_table(state, sheet))
+        winners = [state.players[seat].name for seat in sheet.winners]
+        best = max(p.total for p in sheet.players)
+        if len(winners) == 1:
+            console.print(f"Winner: {winners[0]} with {best} points", markup=False)
+        else:
+            console.print(f"Shared win: {', '.join(winners)} with {best} points", markup=False)
+        if sheet.solo_rating:
+            console.print(f"solo rating: {sheet.solo_rating}", markup=False)
+
+
+# -- the commands -------------------------------------------------------------------------
+
+
+def new(
+    players: Annotated[
+        int | None,
+        typer.Option("--players", "-p", help="Seats (default: as many as --seat-names, else 2)."),
+    ] = None,
+    seat_names_text: Annotated[
+        str | None,
+        typer.Option(
+            "--seat-names",
+            help="Comma list in seat order; a bot's name (greedy, random) is that bot, "
+            "any other name a human. Default: you,greedy,...",
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed (default: a random one, printed)."),
+    ] = None,
+    cards: Annotated[
+        str, typer.Option("--cards", help="random, all-a, family, intermediate, or e.g. A,B,C,D,A.")
+    ] = "random",
+    balanced_bag: Annotated[
+        bool, typer.Option("--balanced-bag", help="5 tokens per species per player (2-3 players).")
+    ] = False,
+    salmon_runs: Annotated[str, typer.Option("--salmon-runs", help="strict or lenient.")] = "strict",
+    elk_rings: Annotated[str, typer.Option("--elk-rings", help="arc or any-subset.")] = "arc",
+    no_majority: Annotated[bool, typer.Option("--no-majority", help="No habitat majority bonuses.")] = False,
+    rule: Annotated[
+        list[str] | None,
+        typer.Option("--rule", help="A rule restriction of RULES.md 7 (repeatable), e.g. must_match."),
+    ] = None,
+    json_output: JsonOption = False,
+    home: HomeOption = None,
+) -> None:
+    """Create a game for humans and bots, store its setup and print its id.
+
+    Then play it with `cascadia play GAME`."""
+    names = seat_names(seat_names_text, players)
+    options = options_from_flags(cards, balanced_bag, salmon_runs, elk_rings, no_majority, rule)
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "big")
+    game = Game.start(seed, names, options)
+    store = open_store(home)
+    if not store.save_new_game(game.collect_events()):
+        raise fail(
+            f"game {game.id} (seed {seed}, the same seats and options) is already stored; "
+            f"resume it with `cascadia play {str(game.id)[:8]}` or choose another --seed"
+        )
+    if json_output:
+        print_json({"id": str(game.id), "seed": seed, "players": names, "options": options.changed()})
+        return
+    console.print(f"game {game.id}", markup=False)
+    console.print(f"seed {seed}", markup=False)
+    seats = ", ".join(
+        f"{seat} {name} ({'bot' if is_bot(name) else 'human'})" for seat, name in enumerate(names)
+    )
+    console.print(f"seats: {seats}", markup=False)
+    console.print(f"play it with: cascadia play {str(game.id)[:8]}", markup=False)
+
+
+def play(
+    game: Annotated[str, typer.Argument(help="Game id (or its first characters).")],
+    home: HomeOption = None,
+) -> None:
+    """Play a stored game in the terminal: bots move by themselves, humans are asked.
+
+    Every move is saved as it is made; `quit` (or Ctrl-D, Ctrl-C) stops and
+    `cascadia play GAME` resumes. Type `help` at any prompt."""
+    store = open_store(home)
+    game_id = store.find_game(game)
+    loop = PlayLoop(store, game_id)
+    try:
+        loop.run()
+    except KeyboardInterrupt:
+        console.print()
+        loop.say_saved()
+        raise typer.Exit(130) from None
+
+
+def register(app: typer.Typer) -> None:
+    app.command("new")(new)
+    app.command("play")(play)

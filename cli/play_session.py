@@ -1,0 +1,400 @@
+"""The turn logic of ``cascadia play``, free of terminal I/O.
+
+A :class:`PlaySession` looks at a :class:`~cascadia.domain.game.Game` and says what to
+ask the active human next (:meth:`PlaySession.stage`, :meth:`PlaySession.prompt`,
+:meth:`PlaySession.hint`), and turns one line of their input into a :class:`Reply`: an
+engine :class:`Command` to issue, or a request (help, show, quit), or a message about a
+line it could not read. It never checks the rules itself: numbers go to the engine as
+typed, so an illegal move is refused by the engine with the engine's message, and the
+game is unchanged.
+
+The stage of a turn is read off the game's state, so a game reloaded from the store
+(after a quit, or after another writer moved) continues at the right step; the only
+thing a session remembers is a half-chosen tile placement (the hex, before the rotation).
+
+Seats: a seat named like a bot of :data:`~cascadia.bots.registry.BOTS` is that bot,
+every other seat is a human. A bot plays each of its turns with a bot seeded from the
+game seed and the turn number (:func:`bot_for_turn`), so its choices do not depend on
+where a session was interrupted and resumed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from cascadia.bots.base import Bot
+from cascadia.bots.registry import BOTS
+from cascadia.domain.components import TILES
+from cascadia.domain.errors import IllegalMoveError, InvalidOptionError
+from cascadia.domain.game import MAX_PLAYERS, Game
+from cascadia.domain.hexgrid import Hex, distinct_rotations
+from cascadia.domain.rng import MAX_SEED, draw
+from cascadia.domain.state import GameState
+
+DEFAULT_HUMAN = "you"
+DEFAULT_BOT = "greedy"
+MAX_NAME_LENGTH = 24
+BOT_SEED_STREAM = b"cascadia-play/bot-turn/v1"
+
+QUIT_WORDS = frozenset({"quit", "exit", "q"})
+HELP_WORDS = frozenset({"help", "h", "?"})
+SHOW_WORDS = frozenset({"show", "look", "board", "map", "market"})
+BOARDS_WORDS = frozenset({"boards", "others"})
+RETURN_WORDS = frozenset({"return", "none", "skip", "bag"})
+BACK_WORDS = frozenset({"back", "cancel"})
+_INT = re.compile(r"^[+-]?\d+$")
+_SPLIT = re.compile(r"[\s,()\[\]]+")
+
+
+class Stage(Enum):
+    """Where the game waits: a bot's turn, one of a human's steps, or nothing (over)."""
+
+    BOT = "bot"
+    CHOOSE = "take"
+    TILE = "tile"
+    ROTATION = "rotation"
+    TOKEN = "token"
+    OVER = "over"
+
+
+# -- seats ------------------------------------------------------------------------------
+
+
+def is_bot(name: str) -> bool:
+    """Whether the seat ``name`` is played by a bot (its name is a bot's name)."""
+    return name in BOTS
+
+
+def seat_names(text: str | None, players: int | None) -> list[str]:
+    """The seat names of a new game from ``--seat-names`` and ``--players``.
+
+    Without names: one human (``you``) and ``players - 1`` greedy bots (2 seats by
+    default). Names are comma-separated; one that spells a bot's name in any case is
+    that bot (stored in lower case); the others are humans and must differ."""
+    if players is not None and not 1 <= players <= MAX_PLAYERS:
+        raise InvalidOptionError(f"a game has 1 to {MAX_PLAYERS} players, not {players}")
+    if text is None:
+        count = 2 if players is None else players
+        return [DEFAULT_HUMAN] + [DEFAULT_BOT] * (count - 1)
+    names = [part.strip() for part in text.split(",")]
+    if any(not name for name in names):
+        raise InvalidOptionError(f"--seat-names has an empty name in {text!r}; give names like 'ann,greedy'")
+    names = [name.lower() if name.lower() in BOTS else name for name in names]
+    if players is not None and players != len(names):
+        raise InvalidOptionError(f"--seat-names names {len(names)} seat(s) but --players is {players}")
+    if not 1 <= len(names) <= MAX_PLAYERS:
+        raise InvalidOptionError(f"a game has 1 to {MAX_PLAYERS} players, not {len(names)}")
+    too_long = [name for name in names if len(name) > MAX_NAME_LENGTH]
+    if too_long:
+        raise InvalidOptionError(f"seat names have at most {MAX_NAME_LENGTH} characters: {too_long[0]!r}")
+    humans = [name for name in names if not is_bot(name)]
+    if len(set(humans)) != len(humans):
+        raise InvalidOptionError(f"two human seats have the same name in {text!r}")
+    return names
+
+
+def bot_seed(state: GameState) -> int:
+    """The seed of the bot that plays the current turn: draw number ``turn`` of its own
+    stream of the game seed, so that a resumed game makes the same bot choices."""
+    return draw(state.seed, state.turn, MAX_SEED + 1, BOT_SEED_STREAM)
+
+
+def bot_for_turn(state: GameState) -> Bot:
+    """A bot for the active seat's current turn."""
+    return BOTS[state.names[state.current]](bot_seed(state), state.current)
+
+
+# -- commands ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Command:
+    """One engine command: a :class:`Game` method and its arguments."""
+
+    method: str
+    args: tuple[Any, ...] = ()
+
+    def apply(self, game: Game) -> None:
+        """Issue the command; an illegal one raises the engine's ``IllegalMoveError``."""
+        getattr(game, self.method)(*self.args)
+
+    def trial(self, game: Game) -> IllegalMoveError | None:
+        """The engine's refusal of this command, tried on a copy of ``game`` (``None``: legal)."""
+        try:
+            self.apply(Game(game.state.copy()))
+        except IllegalMoveError as error:
+            return error
+        return None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What to do with one line of input.
+
+    ``command``: issue it (then call :meth:`PlaySession.done` if the engine accepts it);
+    ``action``: ``help``, ``show``, ``boards`` (every player's board), ``quit``,
+    ``rotation`` (a hex was chosen: show the rotations there), ``back`` or ``again``
+    (ask again); ``message``: text to show (a help text, or why the line was not
+    understood or the move is illegal); ``refused``: the line was not accepted."""
+
+    command: Command | None = None
+    action: str | None = None
+    message: str | None = None
+    refused: bool = False
+
+
+def _words(line: str) -> list[str]:
+    return [word for word in _SPLIT.split(line.strip().lower()) if word]
+
+
+def _ints(words: list[str]) -> list[int] | None:
+    """The words as whole numbers, or ``None`` when one of them is not a number."""
+    if not all(_INT.match(word) for word in words):
+        return None
+    return [int(word) for word in words]
+
+
+def _not_understood(line: str, expected: str) -> Reply:
+    return Reply(
+        action="again", refused=True, message=f"I did not understand {line.strip()!r}: {expected} (or help)"
+    )
+
+
+# -- the session ------------------------------------------------------------------------
+
+
+class PlaySession:
+    """The prompt state machine of the human seats of one game."""
+
+    def __init__(self) -> None:
+        self.pending_hex: Hex | None = None
+        """The hex chosen for the held tile while its rotation is still to be chosen."""
+
+    def reset(self) -> None:
+        """Forget the half-chosen placement (after a command, or when the game was reloaded)."""
+        self.pending_hex = None
+
+    done = reset
+
+    # -- where the game stands ------------------------------------------------------
+
+    def stage(self, game: Game) -> Stage:
+        state = game.state
+        if state.finished:
+            return Stage.OVER
+        if is_bot(state.names[state.current]):
+            return Stage.BOT
+        ts = state.turn_state
+        if not ts.has_taken:
+            return Stage.CHOOSE
+        if ts.tile_hex is None:
+            return Stage.ROTATION if self.pending_hex is not None else Stage.TILE
+        return Stage.TOKEN
+
+    def prompt(self, game: Game) -> str:
+        """The input prompt: the player's name and the step, e.g. ``ann: take> ``."""
+        stage = self.stage(game)
+        return f"{game.state.active.name}: {stage.value}> "
+
+    def hint(self, game: Game) -> str:
+        """One line on what may be typed at this step (only what is possible now)."""
+        stage = self.stage(game)
+        state = game.state
+        ts = state.turn_state
+        if stage is Stage.CHOOSE:
+            slots = sorted({t for t, _ in game.legal_takes()})
+            parts = []
+            if ts.free_choice:
+                parts.append("a tile slot and a token slot (e.g. `2 0`): free choice is bought")
+            else:
+                parts.append(f"a pair: its slot number ({_spell(slots)})")
+            if game.can_wipe_three():
+                parts.append("`three`: wipe the three alike tokens (free, once a turn)")
+            actions = game.nature_actions()
+            if actions:
+                cost = game.nature_cost()
+                if "free_choice" in actions:
+                    parts.append(f"`free`: free choice of tile and token ({cost} nature token)")
+                parts.append(f"`wipe 0 2`: replace those market tokens ({cost} nature token)")
+            return "Choose " + "; ".join(parts) + ". `help` explains."
+        if stage is Stage.TILE:
+            tile = TILES[ts.taken_tile]  # type: ignore[index]
+            if tile.keystone:
+                return "Place the tile: `q r` (an open hex). `help` explains."
+            return "Place the tile: `q r rotation` (e.g. `1 -1 3`), or `q r` to see the rotations there."
+        if stage is Stage.ROTATION:
+            q, r = self.pending_hex  # type: ignore[misc]
+            return f"Rotation for ({q}, {r}): 0-5 (see the table), another hex `q r`, or `back`."
+        if stage is Stage.TOKEN:
+            return f"Place the {ts.taken_wildlife}: `q r` of a marked tile, or `return` it to the bag."
+        return ""
+
+    def automatic(self, game: Game) -> Command | None:
+        """A command with no choice in it: returning a token that no tile can take."""
+        if self.stage(game) is Stage.TOKEN and not game.legal_wildlife_targets():
+            return Command("return_wildlife")
+        return None
+
+    # -- reading a line ---------------------------------------------------------------
+
+    def handle(self, game: Game, line: str) -> Reply:
+        """What one line of input asks for at the current step."""
+        words = _words(line)
+        stage = self.stage(game)
+        if not words:
+            return Reply(action="again", message=self.hint(game))
+        head = words[0]
+        if head in QUIT_WORDS and len(words) == 1:
+            return Reply(action="quit")
+        if head in HELP_WORDS and len(words) == 1:
+            return Reply(action="help", message=help_text(stage))
+        if head in SHOW_WORDS and len(words) == 1:
+            return Reply(action="show")
+        if head in BOARDS_WORDS and len(words) == 1:
+            return Reply(action="boards")
+        if stage is Stage.CHOOSE:
+            return self._choose(game, line, words)
+        if stage is Stage.TILE:
+            return self._tile(game, line, words)
+        if stage is Stage.ROTATION:
+            return self._rotation(game, line, words)
+        if stage is Stage.TOKEN:
+            return self._token(line, words)
+        return Reply(action="again", message="It is not a human's turn.", refused=True)
+
+    def _choose(self, game: Game, line: str, words: list[str]) -> Reply:
+        head, rest = words[0], words[1:]
+        if head in ("take", "pair"):
+            words = rest
+        numbers = _ints(words)
+        if numbers is not None and words:
+            if len(numbers) > 2:
+                return _not_understood(line, "give one slot (a pair) or two (tile slot, token slot)")
+            return Reply(command=Command("take", tuple(numbers)))
+        if words == ["three"] or words == ["wipe", "three"]:
+            return Reply(command=Command("wipe_three"))
+        if head == "nature":
+            words = rest
+            head, rest = (words[0], words[1:]) if words else ("", [])
+        if words in (["free"], ["free", "choice"], ["free_choice"]):
+            return Reply(command=Command("spend_nature", ("free_choice",)))
+        if head == "wipe":
+            if rest == ["all"]:
+                slots = [s for s, w in enumerate(game.state.market_wildlife) if w is not None]
+                return Reply(command=Command("spend_nature", ("wipe", slots)))
+            slots = _ints(rest)
+            if slots:
+                return Reply(command=Command("spend_nature", ("wipe", slots)))
+            return _not_understood(
+                line,
+                "`wipe` takes market slots (e.g. `wipe 0 2`, or `wipe all`) and costs a nature "
+                "token; `three` is the free three-of-a-kind wipe",
+            )
+        if head in RETURN_WORDS or head == "token":
+            return Reply(
+                action="again", refused=True, message="First take a tile and a token from the market."
+            )
+        return _not_understood(line, "give a market slot number, e.g. `2`")
+
+    def _tile(self, game: Game, line: str, words: list[str]) -> Reply:
+        if words[0] == "token":
+            return self._token(line, words[1:], before_tile=True)
+        if words[0] in RETURN_WORDS and len(words) == 1:
+            return Reply(command=Command("return_wildlife"))
+        numbers = _ints(words)
+        if numbers is None or len(numbers) not in (2, 3):
+            return _not_understood(line, "give the hex as `q r` or `q r rotation`, e.g. `1 -1 3`")
+        if len(numbers) == 3:
+            return Reply(command=Command("place_tile", tuple(numbers)))
+        q, r = numbers
+        tile = game.state.turn_state.taken_tile
+        assert tile is not None
+        if TILES[tile].keystone:
+            return Reply(command=Command("place_tile", (q, r, 0)))
+        refusals = [Command("place_tile", (q, r, rot)).trial(game) for rot in distinct_rotations(tile)]
+        if all(refusals):
+            return Reply(action="again", refused=True, message=f"refused: {refusals[0]}")
+        self.pending_hex = (q, r)
+        return Reply(action="rotation")
+
+    def _rotation(self, game: Game, line: str, words: list[str]) -> Reply:
+        if words[0] in BACK_WORDS and len(words) == 1:
+            self.pending_hex = None
+            return Reply(action="back")
+        numbers = _ints(words)
+        if numbers is not None and len(numbers) == 1:
+            q, r = self.pending_hex  # type: ignore[misc]
+            return Reply(command=Command("place_tile", (q, r, numbers[0])))
+        if numbers is not None and len(numbers) in (2, 3):
+            self.pending_hex = None
+            return self._tile(game, line, words)
+        return _not_understood(line, "give a rotation 0-5, another hex `q r`, or `back`")
+
+    def _token(self, line: str, words: list[str], before_tile: bool = False) -> Reply:
+        if len(words) == 1 and words[0] in RETURN_WORDS:
+            return Reply(command=Command("return_wildlife"))
+        numbers = _ints(words)
+        if numbers is None or len(numbers) != 2:
+            example = "`token q r`" if before_tile else "`q r`"
+            return _not_understood(line, f"give the hex of one of your tiles as {example}, or `return`")
+        return Reply(command=Command("place_wildlife", tuple(numbers)))
+
+
+def _spell(slots: list[int]) -> str:
+    if not slots:
+        return "none"
+    if slots == list(range(slots[0], slots[-1] + 1)) and len(slots) > 2:
+        return f"{slots[0]}-{slots[-1]}"
+    return ", ".join(str(s) for s in slots)
+
+
+_COORDINATES = (
+    "Hexes are written `q r`: q grows to the east, r to the south-east (each row r is drawn "
+    "half a hex right of the one above). The neighbours of (q, r) are NE (q+1, r-1), "
+    "E (q+1, r), SE (q, r+1), SW (q-1, r+1), W (q-1, r), NW (q, r-1). The map shows each "
+    "hex's coordinates under it; `+` marks an open hex where a tile may go."
+)
+_GENERAL = (
+    "Any time: `show` redraws the market and your board, `boards` shows every player's board, "
+    "`help`, `quit` (every completed move is saved; `cascadia play GAME` resumes)."
+)
+
+HELP: dict[Stage, str] = {
+    Stage.CHOOSE: (
+        "Your turn (RULES.md 4). Before taking you may, in any order:\n"
+        "  three        wipe the three alike market tokens (free, once a turn, when exactly three match)\n"
+        "  free         spend a nature token: take any tile with any token this turn\n"
+        "  wipe 0 2     spend a nature token: replace the tokens of market slots 0 and 2 (`wipe all`)\n"
+        "Then take:\n"
+        "  2            the pair in market slot 2 (tile and token of one slot)\n"
+        "  1 3          after `free`: the tile of slot 1 with the token of slot 3"
+    ),
+    Stage.TILE: (
+        "Place the tile you took on an open hex next to your tiles (RULES.md 4.3):\n"
+        "  1 -1 3       at hex (1, -1) with rotation 3\n"
+        "  1 -1         at hex (1, -1): shows each rotation's edges against the neighbours first\n"
+        "Rotation r puts the tile's first habitat on the edges r, r+1, r+2 counted clockwise\n"
+        "from NE (0 NE, 1 E, 2 SE, 3 SW, 4 W, 5 NW) and the second habitat on the others;\n"
+        "the table shows it. A keystone tile looks the same in every rotation.\n"
+        "You may place the token first: `token q r`, or `return` it."
+    ),
+    Stage.ROTATION: (
+        "Choose the rotation: 0-5 as in the table (the habitat on each edge, and how many\n"
+        "edges match the touching neighbours). `back` chooses another hex."
+    ),
+    Stage.TOKEN: (
+        "Place the token on one of your tiles that shows its species and has no token yet\n"
+        "(marked `?` on the map):\n"
+        "  0 1          on the tile at (0, 1)\n"
+        "  return       put it back in the bag (it is not placed)\n"
+        "A token on a keystone tile (one habitat) earns a nature token."
+    ),
+}
+
+
+def help_text(stage: Stage) -> str:
+    """The help of one step, with the coordinate system and the commands of every step."""
+    return "\n".join([HELP.get(stage, ""), _COORDINATES, _GENERAL]).strip()

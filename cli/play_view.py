@@ -1,0 +1,223 @@
+"""What ``cascadia play`` shows: the market, a board with coordinates, the held tile's
+rotations, and one line per move. Pure functions that build rich renderables or text;
+printing them is :mod:`cascadia.cli.play_commands`' job.
+
+The board is the text map of :mod:`cascadia.projections.render` (each hex ``HH:w``:
+habitat initials and token letter) with the axial coordinates ``q,r`` written under
+every hex, and the open hexes (where a tile may go) drawn as ``+``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from cascadia.domain import events as ev
+from cascadia.domain.components import TILES
+from cascadia.domain.environment import Environment
+from cascadia.domain.hexgrid import DIRECTION_NAMES, Hex, distinct_rotations, neighbours, opposite, tile_edges
+from cascadia.domain.state import GameState
+from cascadia.projections.render import HABITAT_LETTER, hex_label
+from rich.table import Table
+from rich.text import Text
+
+HABITAT_STYLE = {
+    "mountain": "bright_black",
+    "forest": "green",
+    "prairie": "yellow",
+    "wetland": "cyan",
+    "river": "blue",
+}
+_STEP = 3
+"""Characters per half hex: neighbours in a row are ``2 * _STEP`` apart."""
+_CELL = 5
+
+
+def tile_name(tile_id: int) -> str:
+    """``mountain/forest (bear, hawk)``, or ``river keystone (salmon)``."""
+    tile = TILES[tile_id]
+    habitats = "/".join(tile.habitats) + (" keystone" if tile.keystone else "")
+    return f"{habitats} ({', '.join(tile.wildlife)})"
+
+
+def _habitat_text(habitats: Iterable[str]) -> Text:
+    text = Text()
+    for i, habitat in enumerate(habitats):
+        if i:
+            text.append("/")
+        text.append(habitat, style=HABITAT_STYLE[habitat])
+    return text
+
+
+def market_table(state: GameState) -> Table:
+    """The market, a row per slot (slot 0 nearest the stack): tile, what it can hold, token."""
+    free = state.turn_state.free_choice
+    title = "Market (free choice: any tile with any token)" if free else "Market"
+    table = Table("slot", "tile", "can hold", "token", title=title, title_justify="left")
+    for slot, (tile, token) in enumerate(zip(state.market_tiles, state.market_wildlife, strict=True)):
+        if tile is None:
+            habitats, holds = Text("-"), "-"
+        else:
+            t = TILES[tile]
+            habitats = _habitat_text(t.habitats)
+            if t.keystone:
+                habitats.append(" keystone")
+            holds = ", ".join(t.wildlife)
+        table.add_row(str(slot), habitats, holds, Text(token or "-", style="bold"))
+    return table
+
+
+def _label(tile_id: int, token: str | None, target: bool) -> Text:
+    plain = hex_label(tile_id, token)
+    habitats, _, mark = plain.partition(":")
+    text = Text()
+    for letter, habitat in zip(habitats, TILES[tile_id].habitats, strict=True):
+        text.append(letter, style=HABITAT_STYLE[habitat])
+    text.append(":")
+    text.append("?" if target else mark, style="bold magenta" if target else "bold")
+    return text
+
+
+def board_map(
+    environment: Environment,
+    open_hexes: Sequence[Hex] = (),
+    targets: Iterable[Hex] = (),
+    new_hex: Hex | None = None,
+) -> Text:
+    """The board as a hex map: each hex's label with its ``q,r`` under it, open hexes
+    as ``+``, the token targets as ``?``, the tile placed this turn underlined."""
+    targets = set(targets)
+    cells: dict[Hex, Text] = {}
+    for h, (tile_id, _rotation) in environment.tiles.items():
+        label = _label(tile_id, environment.wildlife.get(h), h in targets)
+        if h == new_hex:
+            label.stylize("underline")
+        cells[h] = label
+    for h in open_hexes:
+        cells.setdefault(h, Text("+", style="dim"))
+    if not cells:
+        return Text("(no tiles)")
+    left = min(2 * q + r for q, r in cells)
+    rows: dict[int, list[tuple[int, Hex]]] = {}
+    for h in cells:
+        rows.setdefault(h[1], []).append(((2 * h[0] + h[1] - left) * _STEP, h))
+    out = Text()
+    for r in sorted(rows):
+        top, bottom = Text(), Text()
+        for x, h in sorted(rows[r]):
+            _put(top, x, cells[h])
+            _put(bottom, x, Text(f"{h[0]},{h[1]}", style="dim"))
+        out.append_text(top)
+        out.append("\n")
+        out.append_text(bottom)
+        out.append("\n")
+    out.rstrip()
+    return out
+
+
+def _put(line: Text, x: int, cell: Text) -> None:
+    """Write ``cell`` centred in the ``_CELL`` columns from ``x`` (after a space at least)."""
+    start = x + max(0, (_CELL - len(cell)) // 2)
+    start = max(start, len(line) + 1) if len(line) else start
+    line.append(" " * (start - len(line)))
+    line.append_text(cell)
+
+
+def hex_list(hexes: Sequence[Hex]) -> str:
+    return " ".join(f"{q},{r}" for q, r in hexes)
+
+
+def rotation_table(
+    tile_id: int,
+    environment: Environment | None = None,
+    at: Hex | None = None,
+    allowed: Iterable[int] | None = None,
+) -> Table | Text:
+    """The held tile's edges per rotation (habitat initial per direction NE ... NW).
+
+    With ``at``: a first row with the habitat of each touching neighbour edge, and per
+    rotation how many edges match it; rotations not in ``allowed`` are marked."""
+    tile = TILES[tile_id]
+    if tile.keystone:
+        (habitat,) = tile.habitats
+        return Text.assemble(
+            "keystone: ", (habitat, HABITAT_STYLE[habitat]), " on every edge; the rotation does not matter"
+        )
+    a, b = tile.habitats
+    legend = Text.assemble(
+        (HABITAT_LETTER[a], HABITAT_STYLE[a]), f" {a}   ", (HABITAT_LETTER[b], HABITAT_STYLE[b]), f" {b}"
+    )
+    title = Text.assemble(f"tile {tile_name(tile_id)}: edges by rotation  ", legend)
+    columns = ["rotation", *DIRECTION_NAMES]
+    near: list[str | None] = []
+    if at is not None and environment is not None:
+        near = [
+            environment.edges(n)[opposite(i)] if n in environment.tiles else None
+            for i, n in enumerate(neighbours(at))
+        ]
+        columns.append("matches")
+        title.append(f"  at ({at[0]}, {at[1]})")
+    table = Table(*columns, title=title, title_justify="left")
+    if near:
+        table.add_row(
+            Text("neighbours", style="dim"),
+            *(Text(HABITAT_LETTER[h], style=HABITAT_STYLE[h]) if h else Text("-", style="dim") for h in near),
+            "",
+        )
+    allowed_set = set(allowed) if allowed is not None else None
+    for rotation in distinct_rotations(tile_id):
+        edges = tile_edges(tile_id, rotation)
+        cells = [Text(HABITAT_LETTER[h], style=HABITAT_STYLE[h]) for h in edges]
+        row = [str(rotation), *cells]
+        if near:
+            matches = sum(1 for h, n in zip(edges, near, strict=True) if n == h)
+            note = "" if allowed_set is None or rotation in allowed_set else " (not allowed)"
+            row.append(f"{matches}{note}")
+        table.add_row(*row)
+    return table
+
+
+# -- one line per move ------------------------------------------------------------------
+
+
+def describe_events(events: Sequence[ev.GameEvent], names: Sequence[str]) -> list[str]:
+    """Short phrases for the decisions and draws in ``events`` (refills and turn ends are
+    left out: the next market shows them)."""
+    said: list[str] = []
+    for e in events:
+        if isinstance(e, ev.OverpopulationWiped):
+            if e.mandatory:
+                said.append(
+                    f"four {e.set_aside[0]} in the market: all wiped, drawn {', '.join(e.drawn)}"
+                    + (" (the bag cannot break it)" if e.unbreakable else "")
+                )
+            else:
+                said.append(f"wiped the three {e.set_aside[0]}, drawn {', '.join(e.drawn)}")
+        elif isinstance(e, ev.NatureTokenSpent):
+            what = "free choice" if e.action == "free_choice" else "a wipe"
+            said.append(f"spent {e.cost} nature token(s) on {what}")
+        elif isinstance(e, ev.WildlifeReplaced):
+            slots = ", ".join(str(s) for s in e.slots)
+            said.append(f"replaced the tokens of slot(s) {slots}: {', '.join(e.drawn)}")
+        elif isinstance(e, ev.SecretCardRevealed):
+            said.append(f"{names[e.player]}'s secret card ({e.species}) is revealed")
+        elif isinstance(e, ev.PairTaken):
+            where = (
+                f"slot {e.tile_slot}"
+                if e.tile_slot == e.wildlife_slot
+                else (f"tile {e.tile_slot} + token {e.wildlife_slot}")
+            )
+            said.append(f"took {where}: {tile_name(e.tile)} + {e.wildlife}")
+        elif isinstance(e, ev.TilePlaced):
+            rotation = "" if TILES[e.tile].keystone else f" rotation {e.rotation}"
+            said.append(f"tile at ({e.q}, {e.r}){rotation}")
+        elif isinstance(e, ev.WildlifePlaced):
+            said.append(f"{e.wildlife} on ({e.q}, {e.r})")
+        elif isinstance(e, ev.NatureTokenEarned):
+            said.append("+1 nature token")
+        elif isinstance(e, ev.WildlifeReturned):
+            said.append(f"{e.wildlife} returned to the bag")
+        elif isinstance(e, ev.SoloPairDiscarded):
+            said.append(f"discarded {tile_name(e.tile)} and {e.wildlife} from the market")
+        elif isinstance(e, ev.GameEnded):
+            said.append("the stack is empty: the game is over")
+    return said
