@@ -26,7 +26,7 @@ from __future__ import annotations
 import html
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,7 +46,6 @@ from cascadia.projections.svg import (
     common_views,
     hex_fragment,
     highlight_fragment,
-    legend_svg,
     market_fragments,
     market_labels,
     market_view,
@@ -76,8 +75,9 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def _slots(slots: Iterable[int]) -> str:
-    return ", ".join(str(s) for s in slots)
+def _slot_list(slots: Sequence[int]) -> str:
+    """``slot 2`` or ``slots 0, 1, 3``."""
+    return ("slot " if len(slots) == 1 else "slots ") + ", ".join(str(s) for s in slots)
 
 
 def describe_event(event: ev.GameEvent, names: Sequence[str]) -> str:
@@ -103,7 +103,7 @@ def describe_event(event: ev.GameEvent, names: Sequence[str]) -> str:
             f"{who(i)} {' and '.join(tile_text(t) for t in tiles)}" for i, tiles in enumerate(e.tiles)
         ) + "."
     if isinstance(event, ev.SecretCardsDealt):
-        return f"{_plural(len(e.species), 'secret card')} dealt face down."
+        return f"Secret cards dealt face down ({_plural(len(e.species), 'player')}, one each)."
     if isinstance(event, ev.SecretCardRevealed):
         return f"{who(e.player)} revealed their secret card: {e.species}."
     if isinstance(event, ev.FirstPlayerChosen):
@@ -120,7 +120,7 @@ def describe_event(event: ev.GameEvent, names: Sequence[str]) -> str:
         if e.mandatory:
             what = f"Overpopulation: four {e.set_aside[0]} in the market, all wiped"
         else:
-            what = f"{who(e.player)} wiped three {e.set_aside[0]} (slots {_slots(e.slots)})"
+            what = f"{who(e.player)} wiped three {e.set_aside[0]} ({_slot_list(e.slots)})"
         text = f"{what}; drawn: {', '.join(e.drawn)}."
         return text + (" The bag cannot break it; no further wipe." if e.unbreakable else "")
     if isinstance(event, ev.NatureTokenSpent):
@@ -128,7 +128,7 @@ def describe_event(event: ev.GameEvent, names: Sequence[str]) -> str:
         return f"{who(e.player)} spent {_plural(e.cost, 'nature token')} on {action}."
     if isinstance(event, ev.WildlifeReplaced):
         return (
-            f"Slots {_slots(e.slots)} wiped: {', '.join(e.set_aside)} back to the bag, "
+            f"{who(e.player)} wiped {_slot_list(e.slots)}: {', '.join(e.set_aside)} back to the bag, "
             f"{', '.join(e.drawn)} drawn."
         )
     if isinstance(event, ev.PairTaken):
@@ -382,7 +382,11 @@ def render_html(source: Source, *, title: str | None = None) -> str:
         boards=boards,
         bag=bag,
         header_cells=_header_cells(),
-        legend=legend_svg(standalone=False),
+        legend="".join(
+            f'<span class="key">{_habitat_chip(h)} {h}</span>' for h in HABITATS
+        )
+        + "<br>"
+        + "".join(f'<span class="key">{_species_chip(w)} {w}</span>' for w in WILDLIFE),
         market=svg_open(market_view(data["market_slots"]), standalone=False, extra=' id="market-svg"')
         + market_labels(data["market_slots"])
         + '<g id="market-slots"></g></svg>',
@@ -433,7 +437,8 @@ td.total{font-weight:700}
 td .seat{color:#888;font-size:11px}
 tr.lead td{background:#ffcc3333}
 .delta{color:#2e7d32;font-size:11px;margin-left:3px}
-.legend svg{width:100%;height:auto;display:block}
+.key{display:inline-flex;align-items:center;gap:4px;margin:0 12px 6px 0;font-size:13px}
+.delta.neg{color:#b3261e}
 .hint{color:#666;font-size:12px}
 @media (max-width:860px){main{grid-template-columns:1fr}}
 """
@@ -484,7 +489,7 @@ function show(i){
   for(var c=0;c<12;c++){tr.appendChild(text("td",row[c]));}
   var total=text("td",row[12],"total");
   if(prev){var d=row[12]-prev.scores[p][12];
-   if(d!==0){total.appendChild(text("span",(d>0?"+":"")+d,"delta"));}}
+   if(d!==0){total.appendChild(text("span",(d>0?"+":"")+d,d>0?"delta":"delta neg"));}}
   tr.appendChild(total);tr.appendChild(text("td",row[13]));body.appendChild(tr);});
  var list=document.getElementById("events");list.replaceChildren();
  s.events.forEach(function(line){list.appendChild(text("li",line));});
