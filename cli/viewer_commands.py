@@ -38,10 +38,11 @@ def view(
 ) -> None:
     """Write a self-contained HTML replay viewer of a log.
 
-    The log is audited in full first; a bad log is reported in one line and nothing is
-    written. The page (inline CSS, JavaScript and SVG; no network access) steps through
-    the game turn by turn with a slider, buttons or the arrow keys, showing every board,
-    the market, the bag, the running scores and the turn's events.
+    The log is audited in full first; a bad log is reported in one
+    line and nothing is written. The page (inline CSS, JavaScript and
+    SVG; no network access) steps through the game turn by turn with
+    a slider, buttons or the arrow keys, showing every board, the
+    market, the bag, the running scores and the turn's events.
     """
     events = load_events(file)
     size = write_text(output, render_html(events))
@@ -76,9 +77,10 @@ def board(
 ) -> None:
     """Draw a stored game's boards as one SVG file.
 
-    By default every seat's board, side by side on one scale, each captioned with the
-    seat, name, nature tokens and score; --seat S draws that seat's board alone. The
-    tile placed last is outlined and the token placed last ringed (dashed).
+    By default every seat's board, side by side on one scale, each
+    captioned with its seat, name, nature tokens and score; --seat S
+    draws that seat's board alone. The tile placed last is outlined,
+    the token placed last ringed (dashed).
     """
     store = open_store(home)
     events = store.game_events(store.find_game(game))

@@ -274,7 +274,8 @@ def legend_fragment(x: float, y: float, width: float) -> tuple[str, float]:
             else:
                 parts.append(_disc(cx + 8, cy + 8, 8, name, 10, 1.2))
             parts.append(
-                f'<text x="{num(cx + 21)}" y="{num(cy + 12.5)}" text-anchor="start" fill="{INK}">{name}</text>'
+                f'<text x="{num(cx + 21)}" y="{num(cy + 12.5)}" text-anchor="start" '
+                f'fill="{INK}">{name}</text>'
             )
         row += 1
     parts.append("</g>")
