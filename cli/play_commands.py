@@ -22,7 +22,14 @@ import typer
 from cascadia.cli.common import HomeOption, JsonOption, console, fail, open_store, print_json
 from cascadia.cli.game_commands import options_from_flags
 from cascadia.cli.play_session import Command, PlaySession, Reply, Stage, bot_for_turn, is_bot, seat_names
-from cascadia.cli.play_view import board_map, describe_events, hex_list, market_table, rotation_table
+from cascadia.cli.play_view import (
+    board_map,
+    card_rules,
+    describe_events,
+    hex_list,
+    market_table,
+    rotation_table,
+)
 from cascadia.cli.score_commands import sheet_table
 from cascadia.domain.errors import IllegalMoveError
 from cascadia.domain.game import Game
@@ -44,6 +51,11 @@ def read_line(prompt: str) -> str:
     return line
 
 
+def say(text: str, style: str | None = None) -> None:
+    """Print plain text: word-wrapped on a terminal, one line per line in a pipe."""
+    console.print(text, style=style, markup=False, soft_wrap=not console.is_terminal)
+
+
 class QuitPlay(Exception):
     """The player asked to stop (``quit``, Ctrl-D)."""
 
@@ -58,6 +70,7 @@ class PlayLoop:
         self.session = PlaySession()
         self.game = store.game(game_id)
         self._shown: tuple[int, int] | None = None
+        self._hinted: tuple[int, Stage] | None = None
 
     # -- the loop -------------------------------------------------------------------
 
@@ -88,10 +101,14 @@ class PlayLoop:
         self.show_turn_start()
         automatic = self.session.automatic(game)
         if automatic is not None:
-            console.print(f"No tile of yours can take the {game.state.turn_state.taken_wildlife}.")
+            species = game.state.turn_state.taken_wildlife
+            say(f"No tile of yours can take the {species}: it goes back to the bag.")
             self.issue(automatic)
             return
-        console.print(self.session.hint(game), style="dim", markup=False)
+        hinted = (game.version, self.session.stage(game))
+        if hinted != self._hinted:
+            self._hinted = hinted
+            say(self.session.hint(game), style="dim")
         try:
             line = self.read(self.session.prompt(game))
         except EOFError:
@@ -106,11 +123,18 @@ class PlayLoop:
             self.show_turn()
         elif reply.action == "boards":
             self.show_boards()
+        elif reply.action == "cards":
+            state = self.game.state
+            for text in card_rules(state.cards):
+                say(text)
+            if state.second_cards:
+                say("second set:")
+                for text in card_rules(state.second_cards):
+                    say(text)
         elif reply.action == "rotation":
             self.show_rotations()
         if reply.message:
-            style = "red" if reply.refused else None
-            console.print(reply.message, style=style, markup=False)
+            say(reply.message, style="red" if reply.refused else None)
         if reply.command is not None:
             self.issue(reply.command)
 
@@ -122,7 +146,7 @@ class PlayLoop:
         try:
             command.apply(game)
         except IllegalMoveError as error:
-            console.print(f"refused: {error}", style="red", markup=False)
+            say(f"refused: {error}", style="red")
             return
         self.session.done()
         if not self.commit(lead="  done: "):
@@ -142,15 +166,16 @@ class PlayLoop:
         try:
             self.store.save_events(events)
         except GameConflictError:
-            console.print(
-                "The game was changed by another player or window: reloaded, your last move was not saved.",
+            say(
+                "The game was changed elsewhere (another window or player moved first): "
+                "reloaded from the store; this move was not saved.",
                 style="yellow",
             )
             self.reload()
             return False
         said = describe_events(events, self.game.state.names)
         if said:
-            console.print(lead + "; ".join(said), markup=False)
+            say(lead + "; ".join(said))
         return True
 
     def reload(self) -> None:
@@ -225,10 +250,10 @@ class PlayLoop:
         console.print(f"{state.active.name}'s board:", markup=False)
         console.print(board_map(environment, hexes, marked, ts.tile_hex))
         if hexes:
-            console.print(f"open hexes (+): {hex_list(hexes)}", markup=False)
+            say(f"open hexes (+): {hex_list(hexes)}")
         if targets and ts.taken_wildlife and not ts.wildlife_done:
             where = hex_list(marked) if marked else "none"
-            console.print(f"tiles that can take the {ts.taken_wildlife} (?): {where}", markup=False)
+            say(f"tiles that can take the {ts.taken_wildlife} (?): {where}")
 
     def show_boards(self) -> None:
         state = self.game.state
@@ -248,7 +273,7 @@ class PlayLoop:
         console.print(f"You hold the {ts.taken_wildlife} token and this tile:", markup=False)
         console.print(rotation_table(ts.taken_tile))
         positions = self.game.legal_tile_positions()
-        console.print(f"open hexes: {hex_list(positions)}", markup=False)
+        say(f"where it may go: {hex_list(positions)}")
 
     def show_rotations(self) -> None:
         game = self.game

@@ -43,6 +43,7 @@ QUIT_WORDS = frozenset({"quit", "exit", "q"})
 HELP_WORDS = frozenset({"help", "h", "?"})
 SHOW_WORDS = frozenset({"show", "look", "board", "map", "market"})
 BOARDS_WORDS = frozenset({"boards", "others"})
+CARDS_WORDS = frozenset({"cards", "scoring"})
 RETURN_WORDS = frozenset({"return", "none", "skip", "bag"})
 BACK_WORDS = frozenset({"back", "cancel"})
 _INT = re.compile(r"^[+-]?\d+$")
@@ -135,7 +136,8 @@ class Reply:
     """What to do with one line of input.
 
     ``command``: issue it (then call :meth:`PlaySession.done` if the engine accepts it);
-    ``action``: ``help``, ``show``, ``boards`` (every player's board), ``quit``,
+    ``action``: ``help``, ``show``, ``boards`` (every player's board), ``cards`` (the
+    scoring cards' rules), ``quit``,
     ``rotation`` (a hex was chosen: show the rotations there), ``back`` or ``again``
     (ask again); ``message``: text to show (a help text, or why the line was not
     understood or the move is illegal); ``refused``: the line was not accepted."""
@@ -255,6 +257,8 @@ class PlaySession:
             return Reply(action="show")
         if head in BOARDS_WORDS and len(words) == 1:
             return Reply(action="boards")
+        if head in CARDS_WORDS and len(words) == 1:
+            return Reply(action="cards")
         if stage is Stage.CHOOSE:
             return self._choose(game, line, words)
         if stage is Stage.TILE:
@@ -359,7 +363,8 @@ _COORDINATES = (
 )
 _GENERAL = (
     "Any time: `show` redraws the market and your board, `boards` shows every player's board, "
-    "`help`, `quit` (every completed move is saved; `cascadia play GAME` resumes)."
+    "`cards` what the scoring cards score, `help`, `quit` (every completed move is saved; "
+    "`cascadia play GAME` resumes)."
 )
 
 HELP: dict[Stage, str] = {

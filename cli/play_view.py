@@ -9,7 +9,9 @@ every hex, and the open hexes (where a tile may go) drawn as ``+``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import inspect
+import re
+from collections.abc import Iterable, Mapping, Sequence
 
 from cascadia.domain import events as ev
 from cascadia.domain.components import TILES
@@ -17,6 +19,7 @@ from cascadia.domain.environment import Environment
 from cascadia.domain.hexgrid import DIRECTION_NAMES, Hex, distinct_rotations, neighbours, opposite, tile_edges
 from cascadia.domain.state import GameState
 from cascadia.projections.render import HABITAT_LETTER, hex_label
+from cascadia.projections.wildlife import card_scorer
 from rich.table import Table
 from rich.text import Text
 
@@ -174,6 +177,22 @@ def rotation_table(
             row.append(f"{matches}{note}")
         table.add_row(*row)
     return table
+
+
+def card_rules(cards: Mapping[str, str]) -> list[str]:
+    """What each species' card scores, one paragraph each: the rule text of RULES.md 5
+    that the card's scoring function quotes in its docstring."""
+    said = []
+    for species, card in cards.items():
+        doc = inspect.getdoc(card_scorer(species, card)) or ""
+        title, _, body = doc.partition("\n")
+        title = title.strip().rstrip(".")
+        prefix = f"{species} {card}".lower()
+        name = title[len(prefix) :].strip(" ,") if title.lower().startswith(prefix) else ""
+        body = re.sub(r"RULES\.md [\d.]+:\s*", "", body.replace("**", "").replace("``", "").replace('"', ""))
+        body = re.sub(r"\s+", " ", body).strip()
+        said.append(f"{species} {card}{f' ({name})' if name else ''}: {body}")
+    return said
 
 
 # -- one line per move ------------------------------------------------------------------

@@ -203,6 +203,38 @@ def test_the_human_used_wipes_and_nature_tokens(cli, tmp_path):
     assert spent and threes, "seed 5 gives the humans nature tokens and a three of a kind"
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--seat-names", "solo"],
+        ["--seat-names", "ann,greedy,random,bob", "--rule", "must_match", "--rule", "no_token_on_new_tile"],
+        [
+            "--seat-names",
+            "random,ann",
+            "--rule",
+            "market_of_three",
+            "--rule",
+            "secret_cards",
+            "--rule",
+            "nature_cost_two",
+            "--rule",
+            "no_starter",
+        ],
+    ],
+    ids=["solo", "four-seats-must-match", "variants"],
+)
+def test_games_under_other_setups_play_to_the_end(cli, tmp_path, args):
+    game_id = new_game(cli, *args, "--seed", "2")
+    answerer = Answerer(tmp_path, game_id)
+    code, out, err = cli("play", game_id, stdin=answerer)
+    assert code == 0, err
+    assert "refused" not in out and "did not understand" not in out
+    assert_stored_game_is_legal(tmp_path, game_id)
+    audit_stored(tmp_path, game_id, tmp_path)
+    if "solo" in args[1]:
+        assert "solo rating" in out
+
+
 # -- illegal entries ----------------------------------------------------------------------
 
 
@@ -396,7 +428,7 @@ def test_someone_else_moving_first_reloads_the_game(cli, tmp_path):
     answerer = Answerer(tmp_path, game_id, [other_writer_moves, "quit"], legal=False)
     code, out, err = cli("play", game_id, stdin=answerer)
     assert code == 0, err
-    assert "changed by another player" in out
+    assert "The game was changed elsewhere" in out
     assert "ann: tile> quit" in out  # reloaded: the take of the other writer stands
     taken = [e for e in GameStore(tmp_path).game_events(UUID(game_id)) if isinstance(e, ev.PairTaken)]
     human = [e for e in taken if e.player == 0]
