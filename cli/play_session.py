@@ -21,6 +21,7 @@ where a session was interrupted and resumed.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -214,7 +215,9 @@ class PlaySession:
             else:
                 parts.append(f"a pair: its slot number ({_spell(slots)})")
             if game.can_wipe_three():
-                parts.append("`three`: wipe the three alike tokens (free, once a turn)")
+                counts = Counter(w for w in state.market_wildlife if w is not None)
+                species = next(w for w, n in counts.items() if n == 3)
+                parts.append(f"`three`: wipe the three {species} (free, once a turn)")
             actions = game.nature_actions()
             if actions:
                 cost = game.nature_cost()
@@ -259,6 +262,10 @@ class PlaySession:
             return Reply(action="boards")
         if head in CARDS_WORDS and len(words) == 1:
             return Reply(action="cards")
+        if stage in (Stage.TILE, Stage.ROTATION) and head in ("tile", "place") and len(words) > 1:
+            words = words[1:]
+        if stage is Stage.TOKEN and head in ("token", "place") and len(words) > 1:
+            words = words[1:]
         if stage is Stage.CHOOSE:
             return self._choose(game, line, words)
         if stage is Stage.TILE:

@@ -20,6 +20,7 @@ from uuid import UUID
 
 import pytest
 from cascadia.cli.app import main
+from cascadia.cli.play_commands import PlayLoop
 from cascadia.cli.play_session import PlaySession, Stage, bot_for_turn, seat_names
 from cascadia.domain import events as ev
 from cascadia.domain.errors import IllegalMoveError, InvalidOptionError
@@ -336,19 +337,20 @@ class StopAnswerer(Answerer):
     """Answers legally until ``when`` holds, then gives ``stop`` (a line, ``None`` for
     Ctrl-D, or an :class:`Interrupt` for Ctrl-C)."""
 
-    def __init__(self, home: Path, game_id: str, when, stop, before: list[str] = ()):
+    def __init__(
+        self,
+        home: Path,
+        game_id: str,
+        when: Callable[[Answerer, Game], bool],
+        stop: str | Interrupt | None,
+    ) -> None:
         super().__init__(home, game_id, [], legal=True)
         self.when = when
         self.stop = stop
-        self.before = deque(before)
 
     def readline(self, size: int = -1) -> str:
         game = self.game()
         if self.when(self, game):
-            if self.before:
-                line = self.before.popleft()
-                self.asked.append((game.version, line))
-                return line + "\n"
             if isinstance(self.stop, Interrupt):
                 raise KeyboardInterrupt
             self.asked.append((game.version, self.stop))
@@ -401,6 +403,26 @@ def test_quit_mid_turn_and_resume_the_same_game(cli, tmp_path):
     live = store.game(gid).state
     assert live.finished and Game.replay(final).state == live
     audit_stored(tmp_path, game_id, tmp_path)
+
+
+def test_the_live_game_equals_the_replay_of_the_store_at_every_prompt(tmp_path, clean_env, capsys):
+    """Every command the engine accepted is in the store before the next question."""
+    store = GameStore(tmp_path)
+    game = Game.start(13, ["ann", "random"])
+    store.save_new_game(game.collect_events())
+    rng = random.Random(3)
+    prompts = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        assert loop.game.state == Game.replay(store.game_events(game.id)).state
+        return legal_line(loop.game, rng)
+
+    loop = PlayLoop(store, game.id, read)
+    assert loop.run() is True
+    assert loop.game.finished
+    assert loop.game.state == Game.replay(store.game_events(game.id)).state
+    assert len(prompts) >= 40
 
 
 def test_bot_turns_do_not_depend_on_where_the_game_was_resumed(tmp_path):
@@ -521,6 +543,15 @@ def test_session_reads_lines_into_engine_commands():
     assert session.handle(game, "(1, -1) 3").command.args == (1, -1, 3)
     assert session.handle(game, "return").command.method == "return_wildlife"
     assert session.handle(game, "token 0 1").command.args == (0, 1)
+    assert session.handle(game, "tile 1 -1 0").command.args == (1, -1, 0)
+    assert session.handle(game, "1 -1 0 4").refused
+    (q, r), rotation = game.legal_tile_placements()[0]
+    game.place_tile(q, r, rotation)
+    assert session.stage(game) is Stage.TOKEN
+    assert session.handle(game, "token 0 1").command.args == (0, 1)
+    assert session.handle(game, "0,1").command.args == (0, 1)
+    assert session.handle(game, "skip").command.method == "return_wildlife"
+    assert session.handle(game, "2").refused
 
 
 def test_the_real_console_script_reads_a_pipe(tmp_path, clean_env):
