@@ -18,6 +18,7 @@ cascadia achievements "$game"
 cascadia export --all -o "$CASCADIA_HOME/logs"
 cascadia audit "$CASCADIA_HOME"/logs/*.cascadia
 cascadia replay "$CASCADIA_HOME/logs/$game.cascadia" --to 40 | tail -n 25
+cascadia view "$CASCADIA_HOME/logs/$game.cascadia" -o "$CASCADIA_HOME/viewer.html"
 cascadia ingest --from-store
 cascadia stats cards
 cascadia stats bots
