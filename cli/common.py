@@ -10,7 +10,11 @@ from typing import Annotated, Any
 
 import typer
 from cascadia.domain.errors import CascadiaError
+from cascadia.domain.events import GameEvent
+from cascadia.domain.game import Game
+from cascadia.domain.state import GameState
 from cascadia.domain.store import GameStore
+from cascadia.domain.timeline import through_turn
 from eventsourcing.persistence import PersistenceError
 from rich.console import Console
 
@@ -30,6 +34,16 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of 
 
 def open_store(home: str | None) -> GameStore:
     return GameStore(home)
+
+
+def load_game(game: str, home: str | None, turn: int | None = None) -> tuple[list[GameEvent], GameState]:
+    """A stored game's events (up to the end of ``turn``) and the state they rebuild;
+    ``game`` is its id or the first characters of it."""
+    store = open_store(home)
+    events = store.game_events(store.find_game(game))
+    if turn is not None:
+        events = list(through_turn(events, turn))
+    return events, Game.replay(events).state
 
 
 def print_json(data: Any) -> None:

@@ -11,40 +11,23 @@ from cascadia.analytics.ingest import Ingest
 from cascadia.bots.registry import make_bots, seat_bots
 from cascadia.bots.simulation import Shard, final_scores, parse_seed_range, simulate_games, store_games
 from cascadia.bots.tally import Tally
-from cascadia.cli.common import HomeOption, JsonOption, console, open_store, print_json
+from cascadia.cli.common import HomeOption, JsonOption, console, load_game, open_store, print_json
+from cascadia.cli.game_options import (
+    BalancedBagOption,
+    CardsOption,
+    ElkRingsOption,
+    NoMajorityOption,
+    RuleOption,
+    SalmonRunsOption,
+    options_from_flags,
+)
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import Game
-from cascadia.domain.options import RESTRICTIONS, GameOptions
 from cascadia.domain.store import data_home
-from cascadia.domain.timeline import through_turn
 from cascadia.projections.render import render_bag, render_environment, render_market
 from cascadia.projections.state_view import state_view, visible_secret_cards
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
-
-
-def options_from_flags(
-    cards: str,
-    balanced_bag: bool,
-    salmon_runs: str,
-    elk_rings: str,
-    no_majority: bool,
-    rules: list[str] | None = None,
-) -> GameOptions:
-    restrictions = {}
-    for name in rules or []:
-        key = name.strip().replace("-", "_")
-        if key not in RESTRICTIONS:
-            raise InvalidOptionError(f"unknown rule {name!r}; choose from {', '.join(RESTRICTIONS)}")
-        restrictions[key] = True
-    return GameOptions(
-        cards=cards,
-        balanced_bag=balanced_bag,
-        salmon_runs=salmon_runs,
-        elk_rings=elk_rings,
-        majority_bonus=not no_majority,
-        **restrictions,
-    )
 
 
 def simulate(
@@ -79,19 +62,12 @@ def simulate(
     bot: Annotated[
         str, typer.Option("--bot", help="Bot for every seat, or a comma list cycled over seats.")
     ] = "random",
-    cards: Annotated[
-        str, typer.Option("--cards", help="random, all-a, family, intermediate, or e.g. A,B,C,D,A.")
-    ] = "random",
-    balanced_bag: Annotated[
-        bool, typer.Option("--balanced-bag", help="5 tokens per species per player (2-3 players).")
-    ] = False,
-    salmon_runs: Annotated[str, typer.Option("--salmon-runs", help="strict or lenient.")] = "strict",
-    elk_rings: Annotated[str, typer.Option("--elk-rings", help="arc or any-subset.")] = "arc",
-    no_majority: Annotated[bool, typer.Option("--no-majority", help="No habitat majority bonuses.")] = False,
-    rule: Annotated[
-        list[str] | None,
-        typer.Option("--rule", help="A rule restriction of RULES.md 7 (repeatable), e.g. must_match."),
-    ] = None,
+    cards: CardsOption = "random",
+    balanced_bag: BalancedBagOption = False,
+    salmon_runs: SalmonRunsOption = "strict",
+    elk_rings: ElkRingsOption = "arc",
+    no_majority: NoMajorityOption = False,
+    rule: RuleOption = None,
     ingest: Annotated[
         bool, typer.Option("--ingest", help="Also add each stored game to the analytics tables.")
     ] = False,
@@ -210,11 +186,7 @@ def show(
     home: HomeOption = None,
 ) -> None:
     """Show a stored game: market, bag and every player's environment."""
-    store = open_store(home)
-    events = store.game_events(store.find_game(game))
-    if turn is not None:
-        events = list(through_turn(events, turn))
-    state = Game.replay(events).state
+    _, state = load_game(game, home, turn)
     if as_player is not None and not 0 <= as_player < state.player_count:
         raise InvalidOptionError(f"--as-player is a seat from 0 to {state.player_count - 1}, not {as_player}")
     if json_output:

@@ -20,7 +20,15 @@ from uuid import UUID
 
 import typer
 from cascadia.cli.common import HomeOption, JsonOption, console, fail, open_store, print_json
-from cascadia.cli.game_commands import options_from_flags
+from cascadia.cli.game_options import (
+    BalancedBagOption,
+    CardsOption,
+    ElkRingsOption,
+    NoMajorityOption,
+    RuleOption,
+    SalmonRunsOption,
+    options_from_flags,
+)
 from cascadia.cli.play_session import Command, PlaySession, Reply, Stage, bot_for_turn, is_bot, seat_names
 from cascadia.cli.play_view import (
     board_map,
@@ -331,19 +339,12 @@ def new(
         int | None,
         typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed (default: a random one, printed)."),
     ] = None,
-    cards: Annotated[
-        str, typer.Option("--cards", help="random, all-a, family, intermediate, or e.g. A,B,C,D,A.")
-    ] = "random",
-    balanced_bag: Annotated[
-        bool, typer.Option("--balanced-bag", help="5 tokens per species per player (2-3 players).")
-    ] = False,
-    salmon_runs: Annotated[str, typer.Option("--salmon-runs", help="strict or lenient.")] = "strict",
-    elk_rings: Annotated[str, typer.Option("--elk-rings", help="arc or any-subset.")] = "arc",
-    no_majority: Annotated[bool, typer.Option("--no-majority", help="No habitat majority bonuses.")] = False,
-    rule: Annotated[
-        list[str] | None,
-        typer.Option("--rule", help="A rule restriction of RULES.md 7 (repeatable), e.g. must_match."),
-    ] = None,
+    cards: CardsOption = "random",
+    balanced_bag: BalancedBagOption = False,
+    salmon_runs: SalmonRunsOption = "strict",
+    elk_rings: ElkRingsOption = "arc",
+    no_majority: NoMajorityOption = False,
+    rule: RuleOption = None,
     json_output: JsonOption = False,
     home: HomeOption = None,
 ) -> None:

@@ -5,24 +5,14 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from cascadia.cli.common import HomeOption, JsonOption, console, open_store, print_json
+from cascadia.cli.common import HomeOption, JsonOption, console, load_game, open_store, print_json
 from cascadia.domain.components import HABITATS, WILDLIFE
-from cascadia.domain.game import Game
 from cascadia.domain.state import GameState
-from cascadia.domain.timeline import through_turn
 from cascadia.projections import read_models
 from cascadia.projections.achievements import ACHIEVEMENTS, is_standard_game, winner_achievements
 from cascadia.projections.game_scores import score_state
 from cascadia.projections.scoresheet import ScoreSheet
 from rich.table import Table
-
-
-def _load(game: str, home: str | None, turn: int | None) -> GameState:
-    store = open_store(home)
-    events = store.game_events(store.find_game(game))
-    if turn is not None:
-        events = list(through_turn(events, turn))
-    return Game.replay(events).state
 
 
 def sheet_table(state: GameState, sheet: ScoreSheet) -> Table:
@@ -55,7 +45,7 @@ def score(
     home: HomeOption = None,
 ) -> None:
     """Print a game's score sheet (live for an unfinished game or with --turn)."""
-    state = _load(game, home, turn)
+    _, state = load_game(game, home, turn)
     sheet = score_state(state)
     if json_output:
         print_json({"game_id": str(state.game_id), "final": state.finished, **sheet.to_dict()})
@@ -73,7 +63,7 @@ def achievements(
     home: HomeOption = None,
 ) -> None:
     """List the achievements (RULES.md 8) the winner of a finished game qualified for."""
-    state = _load(game, home, None)
+    _, state = load_game(game, home)
     earned = winner_achievements(state, score_state(state))
     if json_output:
         print_json(

@@ -11,12 +11,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from cascadia.cli.common import HomeOption, JsonOption, console, open_store, print_json
+from cascadia.cli.common import HomeOption, JsonOption, console, load_game, print_json
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.events import GameEvent, TilePlaced, TurnEnded, WildlifePlaced
-from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import Hex
-from cascadia.domain.timeline import through_turn
 from cascadia.projections.game_scores import score_state
 from cascadia.projections.svg import game_svg
 from cascadia.replays.format import atomic_output
@@ -82,11 +80,7 @@ def board(
     draws that seat's board alone. The tile placed last is outlined,
     the token placed last ringed (dashed).
     """
-    store = open_store(home)
-    events = store.game_events(store.find_game(game))
-    if turn is not None:
-        events = list(through_turn(events, turn))
-    state = Game.replay(events).state
+    events, state = load_game(game, home, turn)
     if seat is not None and not 0 <= seat < state.player_count:
         raise InvalidOptionError(f"--seat is a seat from 0 to {state.player_count - 1}, not {seat}")
     tile, token = last_placements(events)

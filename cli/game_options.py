@@ -1,0 +1,48 @@
+"""The game-option flags that ``simulate`` and ``new`` share, and the options they make."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from cascadia.domain.errors import InvalidOptionError
+from cascadia.domain.options import RESTRICTIONS, GameOptions
+
+CardsOption = Annotated[
+    str, typer.Option("--cards", help="random, all-a, family, intermediate, or e.g. A,B,C,D,A.")
+]
+BalancedBagOption = Annotated[
+    bool, typer.Option("--balanced-bag", help="5 tokens per species per player (2-3 players).")
+]
+SalmonRunsOption = Annotated[str, typer.Option("--salmon-runs", help="strict or lenient.")]
+ElkRingsOption = Annotated[str, typer.Option("--elk-rings", help="arc or any-subset.")]
+NoMajorityOption = Annotated[bool, typer.Option("--no-majority", help="No habitat majority bonuses.")]
+RuleOption = Annotated[
+    list[str] | None,
+    typer.Option("--rule", help="A rule restriction of RULES.md 7 (repeatable), e.g. must_match."),
+]
+
+
+def options_from_flags(
+    cards: str,
+    balanced_bag: bool,
+    salmon_runs: str,
+    elk_rings: str,
+    no_majority: bool,
+    rules: list[str] | None = None,
+) -> GameOptions:
+    """The game options the flags name; an unknown rule raises :class:`InvalidOptionError`."""
+    restrictions = {}
+    for name in rules or []:
+        key = name.strip().replace("-", "_")
+        if key not in RESTRICTIONS:
+            raise InvalidOptionError(f"unknown rule {name!r}; choose from {', '.join(RESTRICTIONS)}")
+        restrictions[key] = True
+    return GameOptions(
+        cards=cards,
+        balanced_bag=balanced_bag,
+        salmon_runs=salmon_runs,
+        elk_rings=elk_rings,
+        majority_bonus=not no_majority,
+        **restrictions,
+    )
