@@ -27,7 +27,7 @@ Every shape table must contain the single hex, so that every set has a partition
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from cascadia.domain.hexgrid import Hex
@@ -106,6 +106,18 @@ def _best_of_part(cells: Collection[Hex], shapes: ShapeTable) -> int:
                         links[j] |= mask
         anchored.append(found)
 
+    return best_cover(anchored, links)
+
+
+def best_cover(anchored: Sequence[Sequence[tuple[int, int]]], links: Sequence[int]) -> int:
+    """The highest total of disjoint options covering every token exactly once.
+
+    ``anchored[i]`` lists the ``(mask, points)`` options whose lowest token is ``i``
+    (the single token ``1 << i`` among them, so a cover always exists); ``links[i]``
+    is the mask of the tokens that share an option with ``i``. Linked pieces are solved
+    apart, each by ``best(mask) = max(points(F) + best(mask - F))`` over the options
+    ``F`` anchored at the lowest free token and lying inside ``mask``, memoised.
+    """
     memo: dict[int, int] = {0: 0}
 
     def best(mask: int) -> int:
@@ -122,10 +134,4 @@ def _best_of_part(cells: Collection[Hex], shapes: ShapeTable) -> int:
         memo[mask] = top
         return top
 
-    total = 0
-    for part in mask_components((1 << len(order)) - 1, links):
-        if part & (part - 1):
-            total += best(part)
-        else:
-            total += anchored[part.bit_length() - 1][0][1]
-    return total
+    return sum(best(part) for part in mask_components((1 << len(anchored)) - 1, links))
