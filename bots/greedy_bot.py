@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from cascadia.domain.components import TILES
 from cascadia.domain.environment import Environment
 from cascadia.domain.game import Game
-from cascadia.domain.hexgrid import Hex, distinct_rotations, neighbours, opposite, tile_edges
+from cascadia.domain.hexgrid import Hex, neighbours, opposite, tile_edges
 from cascadia.domain.options import GameOptions
 from cascadia.projections.habitats import corridor_labels, habitat_bonuses, largest_corridors
 from cascadia.projections.wildlife import card_scorer
@@ -113,7 +113,6 @@ class _TurnEvaluator:
         self._bonus_cache: dict[tuple[str, int], int] = {}
         self._tile_cache: dict[int, dict[Hex, tuple[int, Placement]]] = {}
         self._touching_cache: dict[Hex, dict[str, list[tuple[int, int]]]] = {}
-        self.open_hexes = self.environment.open_hexes()
 
     def best_choice(self) -> tuple[tuple[int, int], bool, Placement, Hex | None]:
         state = self.game.state
@@ -180,14 +179,11 @@ class _TurnEvaluator:
         return values
 
     def _legal_rotations(self, tile: int) -> dict[Hex, list[int]]:
-        """The legal rotations of ``tile`` per open hex, in the rules' order."""
-        if self.options.must_match or self.options.must_not_match:
-            legal: dict[Hex, list[int]] = {}
-            for h, rotation in self.game.legal_tile_placements(tile):
-                legal.setdefault(h, []).append(rotation)
-            return legal
-        rotations = list(distinct_rotations(tile))
-        return {h: rotations for h in self.open_hexes}
+        """The legal rotations of ``tile`` per open hex, as the rules list them."""
+        legal: dict[Hex, list[int]] = {}
+        for h, rotation in self.game.legal_tile_placements(tile):
+            legal.setdefault(h, []).append(rotation)
+        return legal
 
     def _touching(self, h: Hex) -> dict[str, list[tuple[int, int]]]:
         """Per habitat, the ``(direction, corridor label)`` of each occupied neighbour of
