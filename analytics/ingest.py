@@ -1,5 +1,6 @@
-"""Ingest finished games into the analytics tables: from game logs, from the event store
-and from games just played in memory.
+"""Ingest finished games into the analytics tables: from game logs and from games played
+in memory (the event store's games come through :mod:`cascadia.application.ingest`, which
+feeds an :class:`Ingest`).
 
 Ingest is incremental and idempotent: a game whose id is already in a committed batch
 is skipped, so running an ingest twice adds nothing. Games are decoded into columns
@@ -10,17 +11,16 @@ A log or stored game that cannot be read or replayed is reported as a :class:`Pr
 (``corrupt``) and skipped; the rest goes on. A game that has not ended is reported as
 ``unfinished`` and skipped (only finished games are analysed).
 
-``ingest --from-store`` follows the event store's notification log: it reads the
-``GameEnded`` notifications after the position recorded in ``analytics/tracking.json``,
-loads those games, and records the new position once their batch is committed, so a
-stopped ingest resumes where it stopped and an unfinished game is picked up when it ends.
+A source that is read incrementally (the event store's notification log) is tracked:
+:meth:`Ingest.track` records its position, saved in ``analytics/tracking.json`` once the
+batch holding the games read so far is committed.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -29,22 +29,16 @@ from typing import Any, Literal, Protocol
 from cascadia.analytics.rows import BatchColumns, UnfinishedGameError
 from cascadia.analytics.storage import AnalyticsStore, new_batch_id
 from cascadia.domain.errors import CascadiaError
-from cascadia.domain.events import GameEnded, GameEvent
+from cascadia.domain.events import GameEvent
 from cascadia.domain.game import Game
 from cascadia.domain.state import GameState
-from cascadia.domain.store import GameStore
-from cascadia.replays.format import EXTENSION, open_log
-from eventsourcing.utils import get_topic
+from cascadia.replays.files import log_files
+from cascadia.replays.format import open_log
 
 DEFAULT_BATCH_GAMES = 2000
 """Games per batch (about 450 event rows each for 4 players): bounds the memory of an ingest."""
-NOTIFICATION_PAGE = 10_000
 DATA_ERRORS = (CascadiaError, ValueError, KeyError, IndexError, TypeError)
 """What a damaged game can raise while it is replayed and scored: reported, then skipped."""
-
-
-class IngestPathError(CascadiaError):
-    """A path given to ingest that is neither a log file nor a folder."""
 
 
 class ProgressSink(Protocol):
@@ -135,7 +129,7 @@ class Ingest:
 
     def __init__(
         self,
-        home: str | os.PathLike[str] | None = None,
+        home: str | os.PathLike[str],
         batch_games: int = DEFAULT_BATCH_GAMES,
         on_problem: Callable[[Problem], None] | None = None,
     ) -> None:
@@ -256,58 +250,14 @@ class Ingest:
                 self.problem(source, error)
             progress.advance()
 
-    def add_store(self, store: GameStore, progress: ProgressSink | None = None) -> None:
-        """Add the games that ended in the event store since the last ``--from-store`` ingest."""
-        progress = progress or _NoProgress()
-        location = store.location
-        ended = list(_ended_games(store, self.storage.tracking_position(location)))
-        progress.start(len(ended), "stored games")
-        for position, game_id in ended:
-            if self.is_ingested(game_id):
-                self.report.already += 1
-            else:
-                try:
-                    events = store.game_events(game_id)
-                except DATA_ERRORS as error:
-                    self.problem(f"stored game {game_id}", error)
-                else:
-                    self.add(events, source=f"stored game {game_id}")
-            self._tracking = (location, position)
-            progress.advance()
-        self.flush()
-
-
-def _ended_games(store: GameStore, after: int) -> Iterator[tuple[int, Any]]:
-    """``(notification id, game id)`` of each ``GameEnded`` event after position ``after``."""
-    topic = get_topic(GameEnded)
-    start = after + 1
-    while True:
-        notifications = store.recorder.select_notifications(start, NOTIFICATION_PAGE, topics=[topic])
-        for notification in notifications:
-            yield notification.id, notification.originator_id
-        if len(notifications) < NOTIFICATION_PAGE:
-            return
-        start = notifications[-1].id + 1
-
-
-def log_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
-    """The log files named by ``paths``: files as given, folders searched (recursively)
-    for ``*.cascadia`` files, in sorted order. Raises :class:`IngestPathError` for a
-    path that does not exist."""
-    files: list[Path] = []
-    for name in paths:
-        path = Path(name)
-        if path.is_dir():
-            files.extend(sorted(p for p in path.rglob(f"*{EXTENSION}") if p.is_file()))
-        elif path.is_file():
-            files.append(path)
-        else:
-            raise IngestPathError(f"no such log file or folder: {path}")
-    return files
+    def track(self, location: str, position: int) -> None:
+        """Record that the notification log at ``location`` has been read up to
+        ``position``; saved right after the batch holding the games read so far."""
+        self._tracking = (location, position)
 
 
 def ingest_games(
-    home: str | os.PathLike[str] | None,
+    home: str | os.PathLike[str],
     games: Iterable[Game | Sequence[GameEvent]],
     batch_games: int = DEFAULT_BATCH_GAMES,
     progress: ProgressSink | None = None,
@@ -323,7 +273,7 @@ def ingest_games(
 
 
 def ingest_logs(
-    home: str | os.PathLike[str] | None,
+    home: str | os.PathLike[str],
     paths: Iterable[str | os.PathLike[str]],
     progress: ProgressSink | None = None,
     on_problem: Callable[[Problem], None] | None = None,
@@ -332,16 +282,4 @@ def ingest_logs(
     files = log_files(paths)
     with Ingest(home, on_problem=on_problem) as ingest:
         ingest.add_logs(files, progress)
-    return ingest.report
-
-
-def ingest_store(
-    home: str | os.PathLike[str] | None,
-    store: GameStore,
-    progress: ProgressSink | None = None,
-    on_problem: Callable[[Problem], None] | None = None,
-) -> IngestReport:
-    """Ingest the games that ended in ``store`` since the last time."""
-    with Ingest(home, on_problem=on_problem) as ingest:
-        ingest.add_store(store, progress)
     return ingest.report

@@ -84,7 +84,7 @@ def _tiles_table() -> pa.Table:
 class AnalyticsDB:
     """A read-only DuckDB view of the analytics tables of one data directory."""
 
-    def __init__(self, home: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, home: str | os.PathLike[str]) -> None:
         self.storage = AnalyticsStore(home)
         self.con = duckdb.connect(":memory:")
         self._define_views()

@@ -4,7 +4,7 @@ A :class:`BatchColumns` collects the rows of many games as plain Python lists, o
 per column, and turns them into Arrow tables once per batch (no row-by-row inserts).
 The score of each player comes from the scoring projection, through the same function
 that writes the score sheet into a log's trailer
-(:func:`cascadia.replays.scores.final_scores`); nothing is scored here.
+(:func:`cascadia.replays.scores.final_score_sheet`); nothing is scored here.
 
 Event payload fields are mapped to the typed columns of ``events`` by name (``seat`` is
 stored as ``player``) when their declared type matches the column; every other field of
@@ -27,7 +27,7 @@ from cascadia.domain.components import HABITATS, TILES, WILDLIFE
 from cascadia.domain.errors import CascadiaError
 from cascadia.domain.game import Game
 from cascadia.domain.state import GameState
-from cascadia.replays.scores import final_scores
+from cascadia.replays.scores import final_score_sheet
 
 _ALIASES = {"seat": "player"}
 """Payload fields stored under another column name."""
@@ -122,7 +122,7 @@ class BatchColumns:
         domain's ``CorruptEventError`` for events that do not replay."""
         if state is None:
             state = Game.replay(events).state
-        sheet = final_scores(state)
+        sheet = final_score_sheet(state)
         if sheet is None:
             raise UnfinishedGameError(f"game {state.game_id} has not ended ({len(events)} events)")
         game_id = str(state.game_id)

@@ -32,7 +32,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from cascadia.analytics import schema
 from cascadia.domain.errors import CascadiaError
-from cascadia.domain.store import data_home
 
 ANALYTICS_DIR = "analytics"
 TRACKING_FILE = "tracking.json"
@@ -55,8 +54,9 @@ def new_batch_id() -> str:
 class AnalyticsStore:
     """The Parquet files of the analytics tables under ``<home>/analytics``."""
 
-    def __init__(self, home: str | os.PathLike[str] | None = None) -> None:
-        self.root = data_home(home) / ANALYTICS_DIR
+    def __init__(self, home: str | os.PathLike[str]) -> None:
+        """``home``: the data directory, resolved by the caller (the application's ``data_home``)."""
+        self.root = Path(home) / ANALYTICS_DIR
 
     def table_dir(self, table: str) -> Path:
         return self.root / table

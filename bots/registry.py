@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from uuid import UUID
 
 from cascadia.bots.base import Bot
 from cascadia.bots.greedy_bot import GreedyBot
@@ -15,13 +16,18 @@ BOTS: dict[str, Callable[[int, int], Bot]] = {"random": RandomBot, "greedy": Gre
 """Bot factories by name: ``factory(seed, seat) -> Bot``."""
 
 
-def make_bots(names: Sequence[str], seed: int) -> list[Bot]:
-    """One bot per seat, each seeded from the game seed and its seat."""
+def check_bot_names(names: Sequence[str]) -> None:
+    """Raise :class:`InvalidOptionError` naming every unknown bot of ``names``."""
     unknown = sorted({n for n in names if n not in BOTS})
     if unknown:
         raise InvalidOptionError(
             f"unknown bot(s) {', '.join(unknown)}; choose from {', '.join(sorted(BOTS))}"
         )
+
+
+def make_bots(names: Sequence[str], seed: int) -> list[Bot]:
+    """One bot per seat, each seeded from the game seed and its seat."""
+    check_bot_names(names)
     return [BOTS[name](seed, seat) for seat, name in enumerate(names)]
 
 
@@ -33,10 +39,13 @@ def seat_bots(bot_spec: str, players: int) -> list[str]:
     return [names[seat % len(names)] for seat in range(players)]
 
 
-def play_game(seed: int, bot_names: Sequence[str], options: GameOptions | None = None) -> Game:
-    """Set up a game with one seat per bot and let the bots play it to the end."""
+def play_game(
+    seed: int, bot_names: Sequence[str], options: GameOptions | None = None, game_id: UUID | None = None
+) -> Game:
+    """Set up a game with one seat per bot (``game_id``: its id if already derived) and
+    let the bots play it to the end."""
     bots = make_bots(bot_names, seed)
-    game = Game.start(seed, list(bot_names), options)
+    game = Game.start(seed, list(bot_names), options, game_id)
     continue_game(game, bots)
     return game
 

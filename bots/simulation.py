@@ -17,7 +17,6 @@ its seed, seats and options, so the same game has the same id in every shard's o
 from __future__ import annotations
 
 import multiprocessing
-import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -26,14 +25,13 @@ from multiprocessing.pool import AsyncResult, Pool
 from typing import Any
 from uuid import UUID
 
-from cascadia.bots.registry import play_game
+from cascadia.bots.registry import check_bot_names, play_game
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.events import GameEvent
-from cascadia.domain.game import Game, derive_game_id
+from cascadia.domain.game import Game, check_setup, derive_game_id
 from cascadia.domain.options import GameOptions
+from cascadia.domain.rng import check_seed
 from cascadia.domain.state import GameState
-from cascadia.domain.store import GameStore
-from cascadia.domain.transcoder import MsgpackTranscoder
 from cascadia.projections.game_scores import score_state
 from cascadia.projections.scoresheet import ScoreSheet
 from eventsourcing.persistence import Mapper, StoredEvent
@@ -111,84 +109,58 @@ def simulate_games(
     names: Sequence[str],
     options: GameOptions,
     *,
+    mapper: Mapper[UUID],
     workers: int = 1,
     skip: Callable[[UUID], bool] | None = None,
-    mapper: Mapper[UUID] | None = None,
     summarize: Callable[[Game], Any] | None = None,
     batch: int = 256,
 ) -> Iterator[SimulatedGame]:
     """Play a game per seed and yield the outcomes in the order of ``seeds``.
 
-    ``skip(game_id)`` is asked (in this process, in order) before a seed is played; a
-    skipped seed is yielded without events. Each game's events are encoded by ``mapper``
-    (pass the target store's, ``store.mapper``; default: msgpack, as a store with default
-    settings) where the game was played, which spares this process the work; so is
-    ``summarize(finished_game)`` (a module-level function, e.g. :func:`final_scores`),
-    whose result becomes the outcome's ``summary``. With ``workers > 1`` the games are
-    played in that many processes, ``batch`` seeds at a time, the next batches already
-    running while one is yielded; with ``workers == 1`` in this process."""
+    The seats and options are checked once, before any game is played
+    (:class:`~cascadia.domain.errors.InvalidOptionError`), and each seed's game id is
+    derived once, here. ``skip(game_id)`` is asked (in this process, in order) before a
+    seed is played; a skipped seed is yielded without events. Each game's events are
+    encoded by ``mapper`` (the target store's) where the game was played, which spares
+    this process the work; so is ``summarize(finished_game)`` (a module-level function,
+    e.g. :func:`final_state_and_sheet`), whose result becomes the outcome's ``summary``.
+    With ``workers > 1`` the games are played in that many processes, ``batch`` seeds at
+    a time, the next batches already running while one is yielded; with ``workers ==
+    1`` in this process."""
     if workers < 1:
         raise InvalidOptionError(f"need at least one worker, not {workers}")
-    setup = _Setup(list(names), options, mapper or Mapper(transcoder=MsgpackTranscoder()), summarize)
-    skip = skip or _never
+    check_bot_names(names)
+    check_setup(names, options)
+    return _simulate(seeds, _Setup(list(names), options, mapper, summarize), workers, skip or _never, batch)
+
+
+def _simulate(
+    seeds: Iterable[int], setup: _Setup, workers: int, skip: Callable[[UUID], bool], batch: int
+) -> Iterator[SimulatedGame]:
     if workers == 1:
-        for seed in seeds:
-            game_id = derive_game_id(seed, setup.names, options)
-            yield setup.result(seed, game_id, None if skip(game_id) else setup.play(seed))
+        for seed, game_id, skipped in setup.plan(seeds, skip):
+            yield setup.result(seed, game_id, None if skipped else setup.play(seed, game_id))
         return
     context = multiprocessing.get_context(START_METHOD)
     with context.Pool(workers, initializer=_init_worker, initargs=(setup,)) as pool:
-        running: deque[tuple[list[tuple[int, UUID, bool]], AsyncResult[list[Played]]]] = deque()
+        running: deque[tuple[list[Planned], AsyncResult[list[Played]]]] = deque()
         for chunk in _batched(seeds, batch):
-            running.append(_submit(pool, chunk, setup, skip, workers))
+            running.append(_submit(pool, setup.plan(chunk, skip), workers))
             if len(running) > AHEAD:
                 yield from _collect(setup, *running.popleft())
         while running:
             yield from _collect(setup, *running.popleft())
 
 
-def store_games(
-    store: GameStore, results: Iterable[SimulatedGame], batch: int = 64, max_delay: float = 0.5
-) -> Iterator[tuple[SimulatedGame, bool]]:
-    """Store the played games of ``results`` in their order and yield each result with
-    whether it was stored now (``False``: skipped, or stored by someone else meanwhile).
-
-    Up to ``batch`` games share one transaction (fewer when ``max_delay`` seconds passed
-    since the first of them arrived), which is what makes storing cheap; a result is
-    yielded once its transaction is committed. Records made by another mapper than the
-    store's are encoded again by the store."""
-    waiting: list[SimulatedGame] = []
-    played = 0
-    since = 0.0
-    for result in results:
-        if not waiting:
-            since = time.monotonic()
-        waiting.append(result)
-        played += not result.skipped
-        if played >= batch or time.monotonic() - since >= max_delay:
-            yield from _commit(store, waiting)
-            waiting, played = [], 0
-    yield from _commit(store, waiting)
-
-
-def _commit(store: GameStore, results: list[SimulatedGame]) -> Iterator[tuple[SimulatedGame, bool]]:
-    played = [
-        result.records if result.mapper is store.mapper else store.encode(result.events())
-        for result in results
-        if result.records is not None
-    ]
-    stored = iter(store.save_new_records(played) if played else [])
-    for result in results:
-        yield result, not result.skipped and next(stored)
-
-
-def final_scores(game: Game) -> tuple[GameState, ScoreSheet]:
+def final_state_and_sheet(game: Game) -> tuple[GameState, ScoreSheet]:
     """A ``summarize`` for :func:`simulate_games`: the finished game's state and score sheet."""
     return game.state, score_state(game.state)
 
 
 Played = tuple[list[StoredEvent], Any]
 """A played game as a worker hands it back: its records and its summary."""
+Planned = tuple[int, UUID, bool]
+"""A seed, its game id and whether it is skipped."""
 
 
 @dataclass(frozen=True)
@@ -200,8 +172,15 @@ class _Setup:
     mapper: Mapper[UUID]
     summarize: Callable[[Game], Any] | None
 
-    def play(self, seed: int) -> Played:
-        game = play_game(seed, self.names, self.options)
+    def plan(self, seeds: Iterable[int], skip: Callable[[UUID], bool]) -> Iterator[Planned]:
+        """Each seed with its game id (derived here, once) and whether to skip it."""
+        for seed in seeds:
+            check_seed(seed)
+            game_id = derive_game_id(seed, self.names, self.options)
+            yield seed, game_id, skip(game_id)
+
+    def play(self, seed: int, game_id: UUID) -> Played:
+        game = play_game(seed, self.names, self.options, game_id)
         records = [self.mapper.to_stored_event(event) for event in game.collect_events()]
         return records, self.summarize(game) if self.summarize else None
 
@@ -212,19 +191,16 @@ class _Setup:
 
 
 def _submit(
-    pool: Pool, seeds: Sequence[int], setup: _Setup, skip: Callable[[UUID], bool], workers: int
-) -> tuple[list[tuple[int, UUID, bool]], AsyncResult[list[Played]]]:
-    plan = []
-    for seed in seeds:
-        game_id = derive_game_id(seed, setup.names, setup.options)
-        plan.append((seed, game_id, skip(game_id)))
-    todo = [seed for seed, _, skipped in plan if not skipped]
+    pool: Pool, planned: Iterable[Planned], workers: int
+) -> tuple[list[Planned], AsyncResult[list[Played]]]:
+    plan = list(planned)
+    todo = [(seed, game_id) for seed, game_id, skipped in plan if not skipped]
     chunksize = max(1, len(todo) // (workers * 4))
-    return plan, pool.map_async(_play_in_worker, todo, chunksize)
+    return plan, pool.starmap_async(_play_in_worker, todo, chunksize)
 
 
 def _collect(
-    setup: _Setup, plan: list[tuple[int, UUID, bool]], pending: AsyncResult[list[Played]]
+    setup: _Setup, plan: list[Planned], pending: AsyncResult[list[Played]]
 ) -> Iterator[SimulatedGame]:
     played = iter(pending.get())
     for seed, game_id, skipped in plan:
@@ -249,6 +225,6 @@ def _init_worker(setup: _Setup) -> None:
     _worker_setup = setup
 
 
-def _play_in_worker(seed: int) -> Played:
+def _play_in_worker(seed: int, game_id: UUID) -> Played:
     assert _worker_setup is not None, "worker not initialised"
-    return _worker_setup.play(seed)
+    return _worker_setup.play(seed, game_id)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from cascadia.analytics.ingest import Ingest, IngestReport, log_files
+from cascadia.analytics.ingest import Ingest, IngestReport
 from cascadia.analytics.query import AnalyticsDB
 from cascadia.analytics.stats import (
     DEFAULT_BIN,
@@ -19,7 +19,10 @@ from cascadia.analytics.stats import (
     score_stats,
     seat_stats,
 )
+from cascadia.application.ingest import add_store
+from cascadia.application.store import data_home
 from cascadia.cli.common import HomeOption, JsonOption, console, err_console, open_store, print_json
+from cascadia.replays.files import log_files
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
@@ -76,10 +79,10 @@ def ingest(
     if not paths and not from_store:
         raise typer.BadParameter("give log files or folders, or --from-store")
     files = log_files(paths or [])
-    with _progress_bar(json_output) as bar, Ingest(home) as run:
+    with _progress_bar(json_output) as bar, Ingest(data_home(home)) as run:
         sink = _RichProgress(bar)
         if from_store:
-            run.add_store(open_store(home), sink)
+            add_store(run, open_store(home), sink)
         if files:
             run.add_logs(files, sink)
     _report_ingest(run.report, run.storage.root, json_output)
@@ -140,7 +143,7 @@ def _show(data: Any, json_output: bool, render: Callable[[Any], None], empty: bo
 
 
 def _open(home: str | None) -> AnalyticsDB:
-    return AnalyticsDB(home)
+    return AnalyticsDB(data_home(home))
 
 
 # -- stats ----------------------------------------------------------------------------------

@@ -9,11 +9,11 @@ import sys
 from typing import Annotated, Any
 
 import typer
+from cascadia.application.store import GameStore
 from cascadia.domain.errors import CascadiaError
 from cascadia.domain.events import GameEvent
 from cascadia.domain.game import Game
 from cascadia.domain.state import GameState
-from cascadia.domain.store import GameStore
 from cascadia.domain.timeline import through_turn
 from eventsourcing.persistence import PersistenceError
 from rich.console import Console

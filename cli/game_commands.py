@@ -8,8 +8,10 @@ from typing import Annotated
 
 import typer
 from cascadia.analytics.ingest import Ingest
-from cascadia.bots.registry import make_bots, seat_bots
-from cascadia.bots.simulation import Shard, final_scores, parse_seed_range, simulate_games, store_games
+from cascadia.application.simulation import simulate_and_store
+from cascadia.application.store import data_home
+from cascadia.bots.registry import seat_bots
+from cascadia.bots.simulation import Shard, parse_seed_range
 from cascadia.bots.tally import Tally
 from cascadia.cli.common import HomeOption, JsonOption, console, load_game, open_store, print_json
 from cascadia.cli.game_options import (
@@ -22,8 +24,6 @@ from cascadia.cli.game_options import (
     options_from_flags,
 )
 from cascadia.domain.errors import InvalidOptionError
-from cascadia.domain.game import Game
-from cascadia.domain.store import data_home
 from cascadia.projections.render import render_bag, render_environment, render_market
 from cascadia.projections.state_view import state_view, visible_secret_cards
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -91,9 +91,8 @@ def simulate(
     todo = part.seeds(first, stop)
     options = options_from_flags(cards, balanced_bag, salmon_runs, elk_rings, no_majority, rule)
     names = seat_bots(bot, players)
-    make_bots(names, first)  # unknown bot names fail before anything is stored
-    Game.start(first, names, options)  # so do impossible setups (e.g. balanced bag for 4)
     store = open_store(home)
+    outcomes = simulate_and_store(store, todo, names, options, workers=workers)  # checks the setup first
     stored = skipped = 0
     tally = Tally()
     started = time.perf_counter()
@@ -107,17 +106,8 @@ def simulate(
         transient=True,
     ) as progress:
         task = progress.add_task("games", total=len(todo))
-        played = simulate_games(
-            todo,
-            names,
-            options,
-            workers=workers,
-            skip=store.has_game,
-            mapper=store.mapper,
-            summarize=final_scores,
-        )
         with Ingest(data_home(home)) if ingest else nullcontext() as analytics:
-            for result, saved in store_games(store, played):
+            for result, saved in outcomes:
                 line = {"id": str(result.game_id), "seed": result.seed, "players": names}
                 if saved:
                     stored += 1

@@ -19,6 +19,8 @@ from typing import Annotated
 from uuid import UUID
 
 import typer
+from cascadia.application.games import CommandConflictError, GameAlreadyStoredError, apply_command, start_game
+from cascadia.application.store import GameStore
 from cascadia.cli.common import HomeOption, JsonOption, console, fail, open_store, print_json
 from cascadia.cli.game_options import (
     BalancedBagOption,
@@ -42,7 +44,6 @@ from cascadia.cli.score_commands import sheet_table
 from cascadia.domain.errors import IllegalMoveError
 from cascadia.domain.game import Game
 from cascadia.domain.rng import MAX_SEED
-from cascadia.domain.store import GameConflictError, GameStore
 from cascadia.projections.game_scores import score_state
 from cascadia.projections.state_view import visible_secret_cards
 
@@ -103,8 +104,7 @@ class PlayLoop:
         if stage is Stage.BOT:
             state = game.state
             who = f"turn {state.turn} · {state.active.name} (seat {state.current}): "
-            bot_for_turn(state).play_turn(game)
-            self.commit(lead=who)
+            self.save(bot_for_turn(state).play_turn, lead=who)
             return
         self.show_turn_start()
         automatic = self.session.automatic(game)
@@ -149,16 +149,15 @@ class PlayLoop:
     def issue(self, command: Command) -> None:
         """Give the command to the engine; refused: say why (nothing changed); accepted:
         save its events now, and show what comes next."""
-        game = self.game
-        before = self.session.stage(game)
+        before = self.session.stage(self.game)
         try:
-            command.apply(game)
+            if not self.save(command.apply, lead="  done: "):
+                return
         except IllegalMoveError as error:
             say(f"refused: {error}", style="red")
             return
         self.session.done()
-        if not self.commit(lead="  done: "):
-            return
+        game = self.game
         after = self.session.stage(game)
         if after is before is Stage.CHOOSE:
             console.print(market_table(game.state))
@@ -167,13 +166,14 @@ class PlayLoop:
         elif after is Stage.TOKEN:
             self.show_board(targets=True)
 
-    def commit(self, lead: str) -> bool:
-        """Save the game's new events; on a conflict (another writer moved first) reload
-        the game from the store and say so. Whether this writer's events were saved."""
-        events = self.game.collect_events()
+    def save(self, command: Callable[[Game], object], lead: str) -> bool:
+        """Apply ``command`` to the stored game and save it at once (one attempt, on the
+        game as shown: a move is never replayed on a game that changed under the player);
+        on a conflict (another writer moved first) reload the game from the store and say
+        so. Whether the command was saved; an illegal one raises ``IllegalMoveError``."""
         try:
-            self.store.save_events(events)
-        except GameConflictError:
+            applied = apply_command(self.store, self.game_id, command, attempts=1, game=self.game)
+        except CommandConflictError:
             say(
                 "The game was changed elsewhere (another window or player moved first): "
                 "reloaded from the store; this move was not saved.",
@@ -181,7 +181,8 @@ class PlayLoop:
             )
             self.reload()
             return False
-        said = describe_events(events, self.game.state.names)
+        self.game = applied.game
+        said = describe_events(applied.events, self.game.state.names)
         if said:
             say(lead + "; ".join(said))
         return True
@@ -355,13 +356,14 @@ def new(
     options = options_from_flags(cards, balanced_bag, salmon_runs, elk_rings, no_majority, rule)
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "big")
-    game = Game.start(seed, names, options)
-    store = open_store(home)
-    if not store.save_new_game(game.collect_events()):
+    try:
+        game = start_game(open_store(home), seed, names, options)
+    except GameAlreadyStoredError as error:
+        game_id = error.game_id
         raise fail(
-            f"game {game.id} (seed {seed}, the same seats and options) is already stored; "
-            f"resume it with `cascadia play {str(game.id)[:8]}` or choose another --seed"
-        )
+            f"game {game_id} (seed {seed}, the same seats and options) is already stored; "
+            f"resume it with `cascadia play {str(game_id)[:8]}` or choose another --seed"
+        ) from None
     if json_output:
         print_json({"id": str(game.id), "seed": seed, "players": names, "options": options.changed()})
         return

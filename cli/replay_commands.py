@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from cascadia.application.game_logs import export_game, import_log
 from cascadia.bots.registry import continue_game, make_bots
 from cascadia.cli.common import HomeOption, JsonOption, console, err_console, open_store, print_json
 from cascadia.domain.errors import InvalidOptionError
@@ -19,25 +20,13 @@ from cascadia.projections.render import render_bag, render_environment, render_m
 from cascadia.replays.audit import AuditResult, audit_file
 from cascadia.replays.diff import LogDiff, diff_logs
 from cascadia.replays.errors import ReplayError
-from cascadia.replays.export import export_game, export_targets, import_log
-from cascadia.replays.format import EXTENSION
+from cascadia.replays.files import export_targets, log_files
 from cascadia.replays.replay import Snapshot, replay_log
 from cascadia.replays.rerun import rerun, rerun_from_turn
 from cascadia.replays.scores import totals
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 FilesArgument = Annotated[list[Path], typer.Argument(help="Log files (.cascadia), or folders of them.")]
-
-
-def log_files(paths: list[Path]) -> list[Path]:
-    """The files named, with each folder replaced by the logs in it (sorted)."""
-    files: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            files.extend(sorted(path.glob(f"*{EXTENSION}")))
-        else:
-            files.append(path)
-    return files
 
 
 # -- export / import ---------------------------------------------------------------------

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from cascadia.application import read_models
 from cascadia.cli.common import HomeOption, JsonOption, console, load_game, open_store, print_json
 from cascadia.domain.components import HABITATS, WILDLIFE
 from cascadia.domain.state import GameState
-from cascadia.projections import read_models
 from cascadia.projections.achievements import ACHIEVEMENTS, is_standard_game, winner_achievements
 from cascadia.projections.game_scores import score_state
 from cascadia.projections.scoresheet import ScoreSheet
@@ -85,7 +85,7 @@ def achievements(
             console.print(f"  {name}: {ACHIEVEMENTS[name][0]}", markup=False)
 
 
-def final_scores(json_output: JsonOption = False, home: HomeOption = None) -> None:
+def update_final_score_view(json_output: JsonOption = False, home: HomeOption = None) -> None:
     """Bring the final-score read model up to date and print how many games it holds."""
     store = open_store(home)
     view = read_models.open_final_scores(home)
@@ -99,4 +99,4 @@ def final_scores(json_output: JsonOption = False, home: HomeOption = None) -> No
 def register(app: typer.Typer) -> None:
     app.command("score")(score)
     app.command("achievements")(achievements)
-    app.command("final-scores")(final_scores)
+    app.command("final-scores")(update_final_score_view)

@@ -6,10 +6,10 @@ from collections import Counter
 from typing import Annotated
 
 import typer
+from cascadia.application.database import store_env
+from cascadia.application.migrate import migrate_games
+from cascadia.application.store import GameStore
 from cascadia.cli.common import HomeOption, JsonOption, console, err_console, fail, open_store, print_json
-from cascadia.domain.database import store_env
-from cascadia.domain.migrate import migrate_games
-from cascadia.domain.store import GameStore
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 STORE_HELP = "sqlite:PATH (a file or a data directory), postgresql://user[:pw]@host[:port]/db, or postgres"

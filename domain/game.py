@@ -60,6 +60,15 @@ def stack_size(players: int, options: GameOptions | None = None) -> int:
     return TURNS_PER_PLAYER * max(players, 2) + options.market_size - 1
 
 
+def check_setup(names: Sequence[str], options: GameOptions) -> None:
+    """Raise :class:`InvalidOptionError` unless a game of these seats and options can be
+    set up: 1 to 4 players, the balanced bag for 2 or 3 only (RULES.md 3.1)."""
+    if not 1 <= len(names) <= MAX_PLAYERS:
+        raise InvalidOptionError(f"a game has 1 to {MAX_PLAYERS} players, not {len(names)}")
+    if options.balanced_bag and len(names) not in (2, 3):
+        raise InvalidOptionError("the balanced bag is for 2 or 3 players only (RULES.md 3.1)")
+
+
 def derive_game_id(seed: int, names: Sequence[str], options: GameOptions) -> UUID:
     """The id of a game that was given none: a UUIDv5 of its seed and setup, so that a
     rerun of the same seed with the same seats and options is recognisably the same game."""
@@ -147,11 +156,8 @@ class Game:
         if isinstance(players, bool) or not isinstance(players, int | list | tuple):
             raise InvalidOptionError(f"players is a count or a list of seat names, not {players!r}")
         names = [f"player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
-        if not 1 <= len(names) <= MAX_PLAYERS:
-            raise InvalidOptionError(f"a game has 1 to {MAX_PLAYERS} players, not {len(names)}")
         options = options or GameOptions()
-        if options.balanced_bag and len(names) not in (2, 3):
-            raise InvalidOptionError("the balanced bag is for 2 or 3 players only (RULES.md 3.1)")
+        check_setup(names, options)
         game_id = game_id or derive_game_id(seed, names, options)
         game = cls(GameState(game_id))
         game._setup(seed, names, options)

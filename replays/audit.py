@@ -26,7 +26,7 @@ from cascadia.domain.game import Game
 from cascadia.domain.options import RULES_VERSION, GameOptions
 from cascadia.replays.errors import AuditDivergence, ReplayError
 from cascadia.replays.format import LogHeader, LogReader, LogRecord, canonical, open_log, record_body
-from cascadia.replays.scores import final_scores, first_difference, totals
+from cascadia.replays.scores import final_score_sheet, first_difference, totals
 
 Command = Callable[[Game], None]
 
@@ -201,7 +201,7 @@ class Audit:
     def _check_scores(self) -> None:
         trailer = self.reader.trailer
         assert trailer is not None
-        self.scores = expected = final_scores(self.game.state)
+        self.scores = expected = final_score_sheet(self.game.state)
         if canonical(trailer.scores) == canonical(expected):
             return
         if trailer.scores is None or expected is None:

@@ -20,7 +20,7 @@ from cascadia.domain.options import GameOptions
 from cascadia.replays.audit import Audit, RecordStream, decision_command, starts_command
 from cascadia.replays.errors import ReplayError
 from cascadia.replays.format import LogEncoder, LogHeader, atomic_output, open_log, write_log
-from cascadia.replays.scores import final_scores, totals
+from cascadia.replays.scores import final_score_sheet, totals
 
 
 class RerunError(ReplayError):
@@ -104,6 +104,6 @@ def rerun_from_turn(
     if not game.finished:
         raise RerunError(f"{path}: the new players stopped before the end of the game")
     events = game.collect_events()
-    scores = final_scores(game.state)
+    scores = final_score_sheet(game.state)
     size = write_log(output, LogHeader.from_events(events), events, scores)
     return RerunResult(str(path), Path(output), game.id, len(events), size, totals(scores))

@@ -14,7 +14,7 @@ def score_sheet(state: GameState) -> dict[str, Any]:
     return score_state(state).to_dict()
 
 
-def final_scores(state: GameState) -> dict[str, Any] | None:
+def final_score_sheet(state: GameState) -> dict[str, Any] | None:
     """The final score sheet of a finished game, ``None`` while it is still being played."""
     return score_sheet(state) if state.finished else None
 

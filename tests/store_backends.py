@@ -28,10 +28,10 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from cascadia.application.database import DATABASE_URL_VAR
+from cascadia.application.store import GameStore
 from cascadia.cli.app import app
 from cascadia.cli.common import run_app
-from cascadia.domain.database import DATABASE_URL_VAR
-from cascadia.domain.store import GameStore
 from psycopg import sql
 
 TEST_URL_VAR = "CASCADIA_TEST_POSTGRES_URL"

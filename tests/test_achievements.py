@@ -15,13 +15,13 @@ from typing import Any
 from uuid import UUID
 
 import pytest
+from cascadia.application.store import GameStore
 from cascadia.bots.registry import play_game
 from cascadia.domain.components import HABITATS, TILES, WILDLIFE
 from cascadia.domain.environment import Environment
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState, PlayerState
-from cascadia.domain.store import GameStore
 from cascadia.projections.achievements import ACHIEVEMENTS, player_achievements, winner_achievements
 from cascadia.projections.game_scores import score_state
 from cascadia.projections.scoresheet import build_sheet

@@ -9,15 +9,17 @@ from typing import Any
 
 import pytest
 from cascadia.analytics import schema
-from cascadia.analytics.ingest import Ingest, ingest_games, ingest_logs, ingest_store
+from cascadia.analytics.ingest import Ingest, ingest_games, ingest_logs
 from cascadia.analytics.query import AnalyticsDB
 from cascadia.analytics.storage import AnalyticsBusyError, AnalyticsStore
+from cascadia.application.game_logs import export_game
+from cascadia.application.ingest import ingest_store
+from cascadia.application.store import GameStore
 from cascadia.bots.registry import make_bots, play_game
 from cascadia.cli.app import app
 from cascadia.cli.common import run_app
 from cascadia.domain.game import Game
-from cascadia.domain.store import GameStore
-from cascadia.replays.export import export_game, log_name
+from cascadia.replays.files import log_name
 
 SEEDS = range(6)
 BOTS = ["random", "random", "random"]

@@ -8,9 +8,9 @@ import subprocess
 from uuid import UUID
 
 import pytest
+from cascadia.application.store import GameStore
 from cascadia.domain.game import derive_game_id
 from cascadia.domain.options import GameOptions
-from cascadia.domain.store import GameStore
 
 
 def assert_one_line_error(code: int, out: str, err: str) -> None:

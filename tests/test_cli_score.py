@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from uuid import UUID
 
-from cascadia.domain.store import GameStore
+from cascadia.application.store import GameStore
 from cascadia.projections.game_scores import score_state
 
 pytest_plugins = ["store_backends"]

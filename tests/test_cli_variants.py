@@ -9,10 +9,10 @@ from dataclasses import fields
 from uuid import UUID
 
 import pytest
+from cascadia.application.store import GameStore
 from cascadia.domain import events as ev
 from cascadia.domain.game import Game
 from cascadia.domain.options import RESTRICTIONS, RULES_VERSION, GameOptions
-from cascadia.domain.store import GameStore
 from cascadia.projections.game_scores import score_state
 
 OPTION_NAMES = [

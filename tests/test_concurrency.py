@@ -12,10 +12,10 @@ import multiprocessing
 from typing import Any
 from uuid import UUID
 
+from cascadia.application.store import GameConflictError, GameStore
 from cascadia.bots.random_bot import RandomBot
 from cascadia.bots.registry import play_game
 from cascadia.domain.game import Game
-from cascadia.domain.store import GameConflictError, GameStore
 
 pytest_plugins = ["store_backends"]
 

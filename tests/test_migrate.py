@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from cascadia.application.migrate import MigrationError, MigrationVerifyError, migrate_games, verify
+from cascadia.application.store import GameStore
 from cascadia.bots.random_bot import RandomBot
 from cascadia.bots.registry import play_game
 from cascadia.domain.game import Game
-from cascadia.domain.migrate import MigrationError, MigrationVerifyError, migrate_games, verify
-from cascadia.domain.store import GameStore
 
 pytest_plugins = ["store_backends"]
 

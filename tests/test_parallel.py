@@ -8,17 +8,25 @@ import json
 from pathlib import Path
 
 import pytest
+from cascadia.application.simulation import store_games
+from cascadia.application.store import GameStore
+from cascadia.application.transcoder import MsgpackTranscoder
 from cascadia.bots.registry import play_game
-from cascadia.bots.simulation import Shard, final_scores, parse_seed_range, simulate_games, store_games
+from cascadia.bots.simulation import Shard, final_state_and_sheet, parse_seed_range, simulate_games
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import derive_game_id
 from cascadia.domain.options import GameOptions
-from cascadia.domain.store import GameStore
 from cascadia.projections.game_scores import score_state
+from eventsourcing.persistence import Mapper
 
 pytest_plugins = ["store_backends"]
 
 NAMES = ["random", "random"]
+
+
+def msgpack_mapper() -> Mapper:
+    """A mapper like a default store's, but not any store's own."""
+    return Mapper(transcoder=MsgpackTranscoder())
 
 
 @pytest.mark.parametrize("count", [1, 2, 3, 7])
@@ -46,7 +54,7 @@ def test_seed_ranges():
 def test_workers_yield_the_same_games_in_seed_order():
     seeds = [3, 1, 4, 15, 9, 2, 6, 5, 35, 8]
     skipped = {derive_game_id(4, NAMES, GameOptions()), derive_game_id(35, NAMES, GameOptions())}
-    common = {"skip": skipped.__contains__, "summarize": final_scores}
+    common = {"skip": skipped.__contains__, "summarize": final_state_and_sheet, "mapper": msgpack_mapper()}
     one = list(simulate_games(seeds, NAMES, GameOptions(), workers=1, **common))
     two = list(simulate_games(seeds, NAMES, GameOptions(), workers=2, batch=3, **common))
     assert [r.seed for r in two] == seeds
@@ -141,7 +149,7 @@ def test_shards_combined_equal_one_run_over_the_range(cascadia, tmp_path):
 
 
 def test_stored_in_batches_in_seed_order(tmp_path):
-    results = list(simulate_games(range(7), NAMES, GameOptions()))
+    results = list(simulate_games(range(7), NAMES, GameOptions(), mapper=msgpack_mapper()))
     with GameStore(tmp_path) as store:
         store.save_new_game(results[2].events())
         outcome = list(store_games(store, iter(results), batch=3))  # records of another mapper: re-encoded

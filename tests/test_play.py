@@ -19,15 +19,15 @@ from pathlib import Path
 from uuid import UUID
 
 import pytest
+from cascadia.application.game_logs import export_game
+from cascadia.application.store import GameStore
 from cascadia.cli.app import main
 from cascadia.cli.play_commands import PlayLoop
 from cascadia.cli.play_session import PlaySession, Stage, bot_for_turn, seat_names
 from cascadia.domain import events as ev
 from cascadia.domain.errors import IllegalMoveError, InvalidOptionError
 from cascadia.domain.game import Game
-from cascadia.domain.store import GameStore
 from cascadia.replays.audit import audit_file
-from cascadia.replays.export import export_game
 
 Line = str | Callable[["Answerer", Game], str | None] | None
 """A scripted answer: a line, a function of the stored game giving one (``None``: the

@@ -7,17 +7,17 @@ import json
 import sys
 
 import pytest
-from cascadia.bots.random_bot import RandomBot
-from cascadia.bots.registry import play_game
-from cascadia.domain.database import (
+from cascadia.application.database import (
     DatabaseConfigError,
     DatabaseUrlError,
     database_settings,
     describe,
     store_env,
 )
+from cascadia.application.store import GameConflictError, GameNotFoundError, GameStore, resolve_settings
+from cascadia.bots.random_bot import RandomBot
+from cascadia.bots.registry import play_game
 from cascadia.domain.game import Game
-from cascadia.domain.store import GameConflictError, GameNotFoundError, GameStore, resolve_settings
 
 pytest_plugins = ["store_backends"]
 

@@ -15,13 +15,13 @@ import random
 from collections import Counter
 from typing import Any
 
+from cascadia.application.transcoder import MsgpackTranscoder
 from cascadia.domain import events as ev
 from cascadia.domain.components import HABITAT_TILE_COUNT, WILDLIFE
 from cascadia.domain.errors import IllegalMoveError
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions, parse_card_choice
 from cascadia.domain.state import GameState, initial_tokens_per_species, tile_counts, wildlife_counts
-from cascadia.domain.transcoder import MsgpackTranscoder
 from eventsourcing.persistence import Mapper
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cascadia.application.read_models import open_final_scores, update
+from cascadia.application.store import GameStore
 from cascadia.bots.registry import play_game
 from cascadia.domain.game import Game
-from cascadia.domain.store import GameStore
 from cascadia.projections.game_scores import score_state
-from cascadia.projections.read_models import open_final_scores, update
 
 pytest_plugins = ["store_backends"]
 

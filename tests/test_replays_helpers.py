@@ -24,7 +24,7 @@ from cascadia.replays.format import (
     chain,
     encode_log,
 )
-from cascadia.replays.scores import final_scores
+from cascadia.replays.scores import final_score_sheet
 
 Record = list[Any]
 """``[seq, type, payload]`` as a test edits it."""
@@ -33,7 +33,7 @@ Record = list[Any]
 @cache
 def _game(players: int, seed: int, options: tuple[tuple[str, Any], ...]) -> tuple[tuple[GameEvent, ...], Any]:
     game = play_game(seed, ["random"] * players, GameOptions(**dict(options)))
-    return tuple(game.collect_events()), final_scores(game.state)
+    return tuple(game.collect_events()), final_score_sheet(game.state)
 
 
 def game_events(players: int = 2, seed: int = 11, **options: Any) -> list[GameEvent]:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from cascadia.application.game_logs import ImportConflictError, export_game, import_log
+from cascadia.application.store import GameStore
 from cascadia.bots.registry import play_game
 from cascadia.cli.replay_commands import bots_finish
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import Game
-from cascadia.domain.store import GameStore
 from cascadia.replays.diff import diff_logs
 from cascadia.replays.errors import AuditDivergence, LogFormatError
-from cascadia.replays.export import ImportConflictError, export_game, export_targets, import_log
+from cascadia.replays.files import export_targets
 from cascadia.replays.format import LogHeader, encode_log
 from cascadia.replays.replay import ReplayRangeError, replay_log
 from cascadia.replays.rerun import RerunError, rerun, rerun_from_turn, what_if_id

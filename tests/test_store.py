@@ -7,11 +7,11 @@ from uuid import UUID, uuid4
 
 import msgpack
 import pytest
+from cascadia.application.store import GameConflictError, GameNotFoundError, GameStore
+from cascadia.application.transcoder import MsgpackTranscoder, pack, unpack
 from cascadia.bots.random_bot import RandomBot
 from cascadia.bots.registry import play_game
 from cascadia.domain.game import Game
-from cascadia.domain.store import GameConflictError, GameNotFoundError, GameStore
-from cascadia.domain.transcoder import MsgpackTranscoder, pack, unpack
 
 
 @pytest.fixture

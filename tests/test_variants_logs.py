@@ -9,19 +9,19 @@ import dataclasses
 from typing import Any
 
 import pytest
+from cascadia.application.game_logs import export_game, import_log
+from cascadia.application.store import GameStore
 from cascadia.bots.registry import play_game
 from cascadia.domain import events as ev
 from cascadia.domain.game import Game, derive_game_id
 from cascadia.domain.options import RESTRICTIONS, GameOptions
-from cascadia.domain.store import GameStore
 from cascadia.projections.game_scores import score_state
 from cascadia.replays.audit import audit_file
 from cascadia.replays.errors import AuditDivergence
-from cascadia.replays.export import export_game, import_log
 from cascadia.replays.format import LogHeader, encode_log, open_log
 from cascadia.replays.replay import replay_log
 from cascadia.replays.rerun import rerun
-from cascadia.replays.scores import final_scores
+from cascadia.replays.scores import final_score_sheet
 from test_variants_helpers import of_type
 
 VARIANTS: list[tuple[str, dict[str, Any], int]] = [
@@ -119,7 +119,7 @@ def relabelled(events: list[ev.GameEvent], **changes: Any) -> bytes:
     (the header follows), and the trailer's scores of the original game."""
     started = events[0]
     forged = [dataclasses.replace(started, options={**started.options, **changes}), *events[1:]]
-    return encode_log(LogHeader.from_events(forged), forged, final_scores(Game.replay(events).state))
+    return encode_log(LogHeader.from_events(forged), forged, final_score_sheet(Game.replay(events).state))
 
 
 def audit_data(tmp_path, data: bytes):

@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 from functools import cache
 
 import pytest
+from cascadia.application.store import GameStore
 from cascadia.bots.registry import continue_game, make_bots, play_game
 from cascadia.domain import events as ev
 from cascadia.domain.components import TILES
@@ -17,7 +18,6 @@ from cascadia.domain.environment import Environment
 from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import DIRECTIONS, tile_edges
 from cascadia.domain.options import GameOptions
-from cascadia.domain.store import GameStore
 from cascadia.projections.svg import (
     HABITAT_COLOURS,
     WILDLIFE_COLOURS,
@@ -28,7 +28,7 @@ from cascadia.projections.svg import (
     market_svg,
 )
 from cascadia.replays.format import LogHeader, write_log
-from cascadia.replays.scores import final_scores
+from cascadia.replays.scores import final_score_sheet
 from cascadia.replays.viewer import describe_event, render_html, viewer_data
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -48,7 +48,7 @@ def events_of(players: int = 4, seed: int = 5, **options: object) -> list[ev.Gam
 
 def write_game_log(path, events: list[ev.GameEvent]) -> None:
     state = Game.replay(events).state
-    write_log(path, LogHeader.from_events(events), events, final_scores(state))
+    write_log(path, LogHeader.from_events(events), events, final_score_sheet(state))
 
 
 def parse(svg: str) -> ET.Element:
@@ -181,7 +181,7 @@ def test_viewer_has_one_snapshot_per_turn_plus_setup_and_stays_small(tmp_path):
     endings = ("End of turn", "Game over", "Overpopulation")
     assert all(s["events"][-1].startswith(endings) for s in snapshots[1:])
     final = Game.replay(events).state
-    assert snapshots[-1]["scores"][0][12] == final_scores(final)["players"][0]["total"]
+    assert snapshots[-1]["scores"][0][12] == final_score_sheet(final)["players"][0]["total"]
     assert snapshots[-1]["tiles"] == [len(p.environment.tiles) for p in final.players]
     assert len(page.encode()) < 1_000_000  # 4 players, 80 turns
     # every fragment the script clones is well-formed SVG

@@ -11,8 +11,8 @@ import statistics
 import tempfile
 import time
 
+from cascadia.application.store import GameStore
 from cascadia.bots.registry import play_game
-from cascadia.domain.store import GameStore
 
 
 def _quartiles(samples: list[float]) -> str:

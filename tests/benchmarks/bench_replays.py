@@ -23,7 +23,7 @@ from cascadia.replays.audit import audit_file
 from cascadia.replays.format import LogHeader, open_log, write_log
 from cascadia.replays.replay import replay_log
 from cascadia.replays.rerun import rerun
-from cascadia.replays.scores import final_scores
+from cascadia.replays.scores import final_score_sheet
 
 
 def _median_ms(samples: list[float]) -> str:
@@ -62,7 +62,9 @@ def write_games(folder: Path, count: int, players: int) -> tuple[list[Path], lis
         game = play_game(seed, ["random"] * players)
         events = game.collect_events()
         path = folder / f"{seed:06d}.cascadia"
-        log_sizes.append(write_log(path, LogHeader.from_events(events), events, final_scores(game.state)))
+        log_sizes.append(
+            write_log(path, LogHeader.from_events(events), events, final_score_sheet(game.state))
+        )
         as_json = [{"seq": e.originator_version, "type": e.type, "payload": e.payload()} for e in events]
         json_sizes.append(len(json.dumps(as_json, separators=(",", ":")).encode()))
         paths.append(path)

@@ -27,10 +27,13 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from cascadia.bots.simulation import simulate_games, store_games
+from cascadia.application.simulation import simulate_and_store
+from cascadia.application.store import GameStore
+from cascadia.application.transcoder import MsgpackTranscoder
+from cascadia.bots.simulation import simulate_games
 from cascadia.domain.events import GameEvent
 from cascadia.domain.options import GameOptions
-from cascadia.domain.store import GameStore
+from eventsourcing.persistence import Mapper
 
 DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 
@@ -56,16 +59,22 @@ def fresh_store(backend: str, postgres_url: str) -> Iterator[GameStore]:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
+MAPPER = Mapper(transcoder=MsgpackTranscoder())
+"""Encodes the simulated games as a store with default settings would."""
+
+
 def chunks(count: int, size: int, names: list[str], workers: int) -> Iterator[list[list[GameEvent]]]:
     """The events of games ``0 .. count-1``, ``size`` games at a time."""
     for start in range(0, count, size):
         seeds = range(start, min(count, start + size))
-        yield [g.events() for g in simulate_games(seeds, names, GameOptions(), workers=workers)]
+        yield [
+            g.events() for g in simulate_games(seeds, names, GameOptions(), mapper=MAPPER, workers=workers)
+        ]
 
 
 def bench_simulation(count: int, names: list[str], workers: int) -> float:
     started = time.perf_counter()
-    for _ in simulate_games(range(count), names, GameOptions(), workers=workers):
+    for _ in simulate_games(range(count), names, GameOptions(), mapper=MAPPER, workers=workers):
         pass
     return count / (time.perf_counter() - started)
 
@@ -93,10 +102,7 @@ def bench_end_to_end(count: int, names: list[str], workers: int) -> float:
     """``cascadia simulate``'s loop on a fresh SQLite store: games per second."""
     with fresh_store("sqlite", "") as store:
         started = time.perf_counter()
-        played = simulate_games(
-            range(count), names, GameOptions(), workers=workers, skip=store.has_game, mapper=store.mapper
-        )
-        for _ in store_games(store, played):
+        for _ in simulate_and_store(store, range(count), names, GameOptions(), workers=workers):
             pass
         return count / (time.perf_counter() - started)
 

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+from cascadia.application.store import GameStore, data_home
 from cascadia.domain.events import GameEnded, GameEvent
-from cascadia.domain.store import GameStore, data_home
 from cascadia.projections.game_scores import score_state
 from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection

@@ -1,4 +1,4 @@
-"""Moving games between the event store and log files.
+"""Use cases: moving games between the event store and log files.
 
 :func:`export_game` writes a stored game as a log; :func:`import_log` audits a log in
 full and only then saves its events. Importing a game that is already stored with the
@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from uuid import UUID
 
+from cascadia.application.store import GameConflictError, GameStore
 from cascadia.domain.game import Game
-from cascadia.domain.store import GameConflictError, GameStore
 from cascadia.replays.audit import verify
 from cascadia.replays.errors import ReplayError
-from cascadia.replays.format import EXTENSION, LogHeader, canonical, open_log, record_body, write_log
-from cascadia.replays.scores import final_scores
+from cascadia.replays.format import LogHeader, canonical, open_log, record_body, write_log
+from cascadia.replays.scores import final_score_sheet
 
 
 class ImportConflictError(ReplayError):
@@ -42,29 +42,13 @@ class ImportResult:
     """``False`` when the same game was already stored (nothing was written)."""
 
 
-def log_name(game_id: UUID) -> str:
-    """The file name of a game's log in an export folder."""
-    return f"{game_id}{EXTENSION}"
-
-
 def export_game(store: GameStore, game_id: UUID, path: str | os.PathLike[str]) -> ExportResult:
     """Write the stored game ``game_id`` as a log at ``path`` (atomically)."""
     events = store.game_events(game_id)
     state = Game.replay(events).state
     target = Path(path)
-    size = write_log(target, LogHeader.from_events(events), events, final_scores(state))
+    size = write_log(target, LogHeader.from_events(events), events, final_score_sheet(state))
     return ExportResult(game_id, target, len(events), size, state.finished)
-
-
-def export_targets(game_ids: list[UUID], output: str | os.PathLike[str], folder: bool) -> list[Path]:
-    """Where each game's log goes: ``output`` itself for one game written to a file,
-    else ``output/<game id>.cascadia`` (the folder is created)."""
-    target = Path(output)
-    if not folder and len(game_ids) == 1 and not target.is_dir():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        return [target]
-    target.mkdir(parents=True, exist_ok=True)
-    return [target / log_name(game_id) for game_id in game_ids]
 
 
 def import_log(store: GameStore, path: str | os.PathLike[str]) -> ImportResult:

@@ -13,7 +13,7 @@ alone, in this order (later wins):
 3. the ``env`` given to :class:`GameStore`;
 4. ``CASCADIA_DATABASE_URL`` (from 2 or 3), e.g.
    ``postgresql://user[:password]@host[:port]/db[?schema=NAME]``: the settings it
-   stands for (see :mod:`cascadia.domain.database`) replace those of 1-3.
+   stands for (see :mod:`cascadia.application.database`) replace those of 1-3.
 
 On PostgreSQL a named schema is created when missing, and the tables are created under
 an advisory lock, so that many processes can open a fresh database at once.
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-from cascadia.domain.database import (
+from cascadia.application.database import (
     DATABASE_URL_VAR,
     EVENTS_FILE,
     POSTGRES_MODULE,
@@ -72,7 +72,7 @@ def store_settings(home: str | os.PathLike[str] | None = None) -> dict[str, str]
     return {
         "PERSISTENCE_MODULE": SQLITE_MODULE,
         "SQLITE_DBNAME": str(data_home(home) / EVENTS_FILE),
-        "TRANSCODER_TOPIC": "cascadia.domain.transcoder:MsgpackTranscoder",
+        "TRANSCODER_TOPIC": "cascadia.application.transcoder:MsgpackTranscoder",
         "POSTGRES_POOL_SIZE": "1",
         "POSTGRES_CONNECT_TIMEOUT": "10",
     }

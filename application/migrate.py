@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from typing import Literal
 from uuid import UUID
 
-from cascadia.domain.database import same_database
+from cascadia.application.database import same_database
+from cascadia.application.store import GameConflictError, GameNotFoundError, GameStore
 from cascadia.domain.errors import CascadiaError
 from cascadia.domain.events import GameEvent
 from cascadia.domain.game import Game
-from cascadia.domain.store import GameConflictError, GameNotFoundError, GameStore
 
 Outcome = Literal["copied", "extended", "identical", "conflict"]
 

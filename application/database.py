@@ -204,7 +204,7 @@ def connection_kwargs(settings: Mapping[str, str | None]) -> dict[str, str | int
 
 
 def store_env(spec: str, environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The ``env`` of a :class:`~cascadia.domain.store.GameStore` on the store ``spec`` names:
+    """The ``env`` of a :class:`~cascadia.application.store.GameStore` on the store ``spec`` names:
 
     - ``sqlite:PATH`` or ``postgresql://...``: that database (see :func:`database_settings`);
     - ``postgres`` (or ``postgresql``): the PostgreSQL that the environment configures,

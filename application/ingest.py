@@ -1,0 +1,69 @@
+"""Use case: ingest the games that ended in the event store into the analytics tables.
+
+It follows the store's notification log: the ``GameEnded`` notifications after the
+position recorded for this store (in ``analytics/tracking.json``) name the games to
+load; the new position is recorded once their batch is committed, so a stopped ingest
+resumes where it stopped and an unfinished game is picked up when it ends.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from cascadia.analytics.ingest import DATA_ERRORS, Ingest, IngestReport, Problem, ProgressSink
+from cascadia.application.store import GameStore
+from cascadia.domain.events import GameEnded
+from eventsourcing.utils import get_topic
+
+NOTIFICATION_PAGE = 10_000
+
+
+def add_store(ingest: Ingest, store: GameStore, progress: ProgressSink | None = None) -> None:
+    """Add to ``ingest`` the games that ended in ``store`` since the last ingest from it."""
+    location = store.location
+    ended = list(ended_games(store, ingest.storage.tracking_position(location)))
+    if progress is not None:
+        progress.start(len(ended), "stored games")
+    for position, game_id in ended:
+        source = f"stored game {game_id}"
+        if ingest.is_ingested(game_id):
+            ingest.report.already += 1
+        else:
+            try:
+                events = store.game_events(game_id)
+            except DATA_ERRORS as error:
+                ingest.problem(source, error)
+            else:
+                ingest.add(events, source=source)
+        ingest.track(location, position)
+        if progress is not None:
+            progress.advance()
+    ingest.flush()
+
+
+def ended_games(store: GameStore, after: int) -> Iterator[tuple[int, Any]]:
+    """``(notification id, game id)`` of each ``GameEnded`` event after position ``after``."""
+    topic = get_topic(GameEnded)
+    start = after + 1
+    while True:
+        notifications = store.recorder.select_notifications(start, NOTIFICATION_PAGE, topics=[topic])
+        for notification in notifications:
+            yield notification.id, notification.originator_id
+        if len(notifications) < NOTIFICATION_PAGE:
+            return
+        start = notifications[-1].id + 1
+
+
+def ingest_store(
+    home: str | os.PathLike[str],
+    store: GameStore,
+    progress: ProgressSink | None = None,
+    on_problem: Callable[[Problem], None] | None = None,
+) -> IngestReport:
+    """Ingest the games that ended in ``store`` since the last time into the analytics
+    tables of the data directory ``home``."""
+    with Ingest(home, on_problem=on_problem) as ingest:
+        add_store(ingest, store, progress)
+    return ingest.report

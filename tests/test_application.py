@@ -1,0 +1,147 @@
+"""The use cases of the application layer: start a game, apply a command (load, execute,
+save, retry on a version conflict), simulate and store."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from cascadia.application.games import (
+    CommandConflictError,
+    GameAlreadyStoredError,
+    apply_command,
+    execute_command,
+    start_game,
+)
+from cascadia.application.simulation import simulate_and_store
+from cascadia.application.store import GameNotFoundError, GameStore
+from cascadia.bots.random_bot import RandomBot
+from cascadia.bots.registry import play_game
+from cascadia.domain.errors import InvalidOptionError, MarketChoiceError
+from cascadia.domain.game import Game
+from cascadia.domain.options import GameOptions
+
+
+@pytest.fixture
+def store(tmp_path):
+    with GameStore(tmp_path) as opened:
+        yield opened
+
+
+def test_start_game_stores_the_setup_once(store):
+    game = start_game(store, 5, ["ann", "bob"])
+    assert store.game_events(game.id) == Game.start(5, ["ann", "bob"]).collect_events()
+    with pytest.raises(GameAlreadyStoredError) as refused:
+        start_game(store, 5, ["ann", "bob"])
+    assert refused.value.game_id == game.id
+    assert len(store.game_events(game.id)) == len(Game.start(5, ["ann", "bob"]).collect_events())
+
+
+def test_apply_command_loads_executes_and_saves(store):
+    game = start_game(store, 5, ["ann", "bob"])
+    slot = game.legal_takes()[0]
+    applied = apply_command(store, game.id, lambda g: g.take(*slot))
+    assert applied.attempts == 1 and [e.type for e in applied.events] == ["PairTaken"]
+    assert store.game(game.id).state == applied.game.state
+    assert store.game(game.id).version == game.version + 1
+
+
+def test_an_illegal_command_raises_and_saves_nothing(store):
+    game = start_game(store, 5, ["ann", "bob"])
+    with pytest.raises(MarketChoiceError):
+        apply_command(store, game.id, lambda g: g.take(9))
+    assert store.game(game.id).version == game.version
+
+
+def test_a_missing_game_is_reported(store):
+    with pytest.raises(GameNotFoundError):
+        apply_command(store, Game.start(1).id, lambda g: None)
+
+
+def _other_writer_plays_a_turn(store: GameStore, game: Game, seed: int) -> int:
+    """Another writer loads the game, plays the current turn and saves it; its version."""
+    other = store.game(game.id)
+    RandomBot(seed, other.current_player).play_turn(other)
+    store.save_game(other)
+    return other.version
+
+
+def _take_first(game: Game) -> None:
+    game.take(*game.legal_takes()[0])
+
+
+def test_a_conflict_is_retried_on_the_reloaded_game(store):
+    game = start_game(store, 5, ["ann", "bob"])
+    seen: list[int] = []
+    overtaken: list[int] = []
+
+    def take_after_a_rival(g: Game) -> None:
+        seen.append(g.version)
+        if len(seen) == 1:
+            overtaken.append(_other_writer_plays_a_turn(store, game, 1))
+        _take_first(g)
+
+    applied = apply_command(store, game.id, take_after_a_rival)
+    assert applied.attempts == 2 and seen == [game.version, overtaken[0]]
+    [taken] = [e for e in applied.events if e.type == "PairTaken"]
+    assert taken.player != game.current_player  # the next seat's take, on the reloaded game
+    assert store.game(game.id).state == applied.game.state
+
+
+def test_conflicts_on_every_attempt_raise_a_typed_error(store):
+    game = start_game(store, 5, ["ann", "bob"])
+    overtaken: list[int] = []
+
+    def always_overtaken(g: Game) -> None:
+        overtaken.append(_other_writer_plays_a_turn(store, game, len(overtaken)))
+        _take_first(g)
+
+    with pytest.raises(CommandConflictError) as conflict:
+        apply_command(store, game.id, always_overtaken, attempts=2)
+    assert conflict.value.attempts == 2 and conflict.value.game_id == game.id
+    assert len(overtaken) == 2
+    assert store.game(game.id).version == overtaken[-1]  # only the other writer's turns are stored
+
+
+def test_the_callers_copy_is_used_for_the_first_attempt(store):
+    game = start_game(store, 5, ["ann", "bob"])
+    slot = game.legal_takes()[0]
+    applied = apply_command(store, game.id, lambda g: g.take(*slot), game=game)
+    assert applied.game is game
+    with pytest.raises(ValueError, match="the game given is"):
+        apply_command(store, game.id, lambda g: None, game=Game.start(6))
+
+
+@dataclass(frozen=True)
+class _Take:
+    slot: tuple[int, int]
+
+
+class _GameWithExecute(Game):
+    def execute(self, command: _Take) -> None:
+        self.take(*command.slot)
+
+
+def test_a_command_value_goes_to_game_execute():
+    game = _GameWithExecute(Game.start(5, 2).state)
+    slot = game.legal_takes()[0]
+    execute_command(game, _Take(slot))
+    assert [e.type for e in game.collect_events()][-1] == "PairTaken"
+
+
+def test_simulate_and_store_checks_the_setup_before_storing(store):
+    with pytest.raises(InvalidOptionError, match="unknown bot"):
+        simulate_and_store(store, range(2), ["random", "nobody"], GameOptions())
+    with pytest.raises(InvalidOptionError, match="balanced bag"):
+        simulate_and_store(store, range(2), ["random"] * 4, GameOptions(balanced_bag=True))
+    assert list(store.started_games()) == []
+    outcome = list(simulate_and_store(store, range(3), ["random", "random"], GameOptions()))
+    assert [saved for _, saved in outcome] == [True] * 3
+    again = list(simulate_and_store(store, range(4), ["random", "random"], GameOptions()))
+    assert [(r.seed, r.skipped, saved) for r, saved in again] == [
+        (0, True, False),
+        (1, True, False),
+        (2, True, False),
+        (3, False, True),
+    ]
+    assert store.game_events(again[3][0].game_id) == play_game(3, ["random", "random"]).collect_events()

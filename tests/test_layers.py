@@ -1,0 +1,163 @@
+"""The layers of the project point one way, checked on the source with ``ast``.
+
+The arrows (a layer may import itself and any layer below it, never one above it or a
+peer of its own rank)::
+
+    cli, server           the interfaces (server/ may not exist yet); not each other
+      -> application      use cases and persistence: event store, settings, migration,
+                          transcoder, final-score read model, storing and ingesting games
+        -> analytics, bots    analytics tables and queries / players and simulation;
+                              not each other
+          -> replays      the game-log format, audit, replay, rerun
+            -> projections    scoring, renderings
+              -> domain   the rules alone
+
+``domain`` also imports no persistence library (``eventsourcing.sqlite``,
+``eventsourcing.postgres``, ``sqlite3``, ``psycopg``, ``duckdb``, ``pyarrow``).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = "cascadia"
+RANKS: dict[str, int] = {
+    "domain": 0,
+    "projections": 1,
+    "replays": 2,
+    "analytics": 3,
+    "bots": 3,
+    "application": 4,
+    "cli": 5,
+    "server": 5,
+}
+"""Each layer's height: imports go to a lower height, or stay within the layer."""
+DOMAIN_FORBIDDEN = (
+    "eventsourcing.sqlite",
+    "eventsourcing.postgres",
+    "sqlite3",
+    "psycopg",
+    "duckdb",
+    "pyarrow",
+)
+"""Persistence libraries the rules must not use (a module or any of its submodules)."""
+
+
+@dataclass(frozen=True)
+class Violation:
+    file: str
+    line: int
+    arrow: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.arrow}"
+
+
+def _resolve(node: ast.Import | ast.ImportFrom, module: str, is_package: bool) -> list[str]:
+    """The absolute module names an import statement names (``from X import y`` gives
+    ``X.y`` too, since ``y`` may be a submodule)."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    base = node.module or ""
+    if node.level:
+        parts = module.split(".")
+        package = parts if is_package else parts[:-1]
+        keep = len(package) - (node.level - 1)
+        if keep <= 0:
+            return []
+        base = ".".join([*package[:keep], *([base] if base else [])])
+    return [base, *(f"{base}.{alias.name}" for alias in node.names if alias.name != "*")]
+
+
+def _layer_of(name: str) -> str | None:
+    parts = name.split(".")
+    if len(parts) >= 2 and parts[0] == PACKAGE and parts[1] in RANKS:
+        return parts[1]
+    return None
+
+
+def check_source(
+    source: str, layer: str, module: str, file: str, is_package: bool = False
+) -> list[Violation]:
+    """The forbidden imports of one module's ``source`` (``module``: its dotted name,
+    e.g. ``cascadia.domain.game``; ``layer``: the folder it belongs to)."""
+    found: list[Violation] = []
+    for node in ast.walk(ast.parse(source, filename=file)):
+        if not isinstance(node, ast.Import | ast.ImportFrom):
+            continue
+        arrows: dict[str, str] = {}  # one violation per forbidden target and statement
+        for name in _resolve(node, module, is_package):
+            target = _layer_of(name)
+            if target is not None and target != layer and RANKS[target] >= RANKS[layer]:
+                arrows.setdefault(target, f"{layer} -> {target} ({name})")
+            library = next(
+                (lib for lib in DOMAIN_FORBIDDEN if name == lib or name.startswith(f"{lib}.")), None
+            )
+            if layer == "domain" and library is not None:
+                arrows.setdefault(library, f"domain -> persistence library {name}")
+        found += [Violation(file, node.lineno, arrow) for arrow in arrows.values()]
+    return found
+
+
+def check_tree(root: Path = ROOT) -> list[Violation]:
+    """The forbidden imports of every module of every layer folder under ``root``."""
+    found: list[Violation] = []
+    for layer in RANKS:
+        folder = root / layer
+        if not folder.is_dir():
+            continue  # e.g. server/, before it exists
+        for path in sorted(folder.rglob("*.py")):
+            relative = path.relative_to(root)
+            parts = list(relative.with_suffix("").parts)
+            is_package = parts[-1] == "__init__"
+            if is_package:
+                parts = parts[:-1]
+            module = ".".join([PACKAGE, *parts])
+            found += check_source(path.read_text(), layer, module, str(relative), is_package)
+    return found
+
+
+def test_every_layer_imports_only_layers_below_it():
+    violations = check_tree()
+    assert not violations, "forbidden imports:\n" + "\n".join(map(str, violations))
+
+
+def test_the_tree_has_every_layer_but_server():
+    assert all((ROOT / layer).is_dir() for layer in RANKS if layer != "server")
+
+
+def test_the_checker_catches_an_upward_absolute_import():
+    source = (
+        "import os\nfrom cascadia.domain.game import Game\nfrom cascadia.application.store import GameStore\n"
+    )
+    [violation] = check_source(source, "replays", "cascadia.replays.export", "replays/export.py")
+    assert (violation.file, violation.line) == ("replays/export.py", 3)
+    assert violation.arrow.startswith("replays -> application")
+
+
+def test_the_checker_resolves_relative_imports():
+    source = "from ..application import store\nfrom . import events\nfrom .. import bots\n"
+    violations = check_source(source, "domain", "cascadia.domain.game", "domain/game.py")
+    assert [(v.line, v.arrow.split(" (")[0]) for v in violations] == [
+        (1, "domain -> application"),
+        (3, "domain -> bots"),
+    ]
+
+
+def test_the_checker_forbids_peers_and_lets_a_layer_import_itself():
+    assert check_source("import cascadia.bots.registry\n", "analytics", "cascadia.analytics.x", "x.py")
+    assert check_source("from cascadia.cli import app\n", "server", "cascadia.server.x", "x.py")
+    assert not check_source(
+        "from cascadia.analytics import rows\n", "analytics", "cascadia.analytics.x", "x.py"
+    )
+    assert not check_source("from cascadia.analytics import rows\n", "cli", "cascadia.cli.x", "x.py")
+
+
+def test_the_checker_keeps_persistence_libraries_out_of_the_domain():
+    source = "import sqlite3\nfrom eventsourcing.postgres import Factory\nimport eventsourcing.domain\n"
+    violations = check_source(source, "domain", "cascadia.domain.x", "domain/x.py")
+    assert [v.line for v in violations] == [1, 2]
+    assert not check_source(source, "application", "cascadia.application.x", "application/x.py")
