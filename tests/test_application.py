@@ -145,3 +145,28 @@ def test_simulate_and_store_checks_the_setup_before_storing(store):
         (3, False, True),
     ]
     assert store.game_events(again[3][0].game_id) == play_game(3, ["random", "random"]).collect_events()
+
+
+def test_simulate_derives_each_game_id_once_and_builds_no_extra_game(store, monkeypatch):
+    import cascadia.bots.simulation as simulation
+    import cascadia.domain.game as game_module
+
+    derived: list[int] = []
+    started: list[int] = []
+    derive, start = game_module.derive_game_id, game_module.Game.start.__func__  # type: ignore[attr-defined]
+
+    def counting_derive(seed, names, options):
+        derived.append(seed)
+        return derive(seed, names, options)
+
+    def counting_start(cls, seed, *args, **kwargs):
+        started.append(seed)
+        return start(cls, seed, *args, **kwargs)
+
+    monkeypatch.setattr(simulation, "derive_game_id", counting_derive)
+    monkeypatch.setattr(game_module, "derive_game_id", counting_derive)
+    monkeypatch.setattr(game_module.Game, "start", classmethod(counting_start))
+    list(simulate_and_store(store, range(3), ["random", "greedy"], GameOptions()))
+    assert derived == [0, 1, 2] and started == [0, 1, 2]
+    list(simulate_and_store(store, range(4), ["random", "greedy"], GameOptions()))
+    assert derived == [0, 1, 2, 0, 1, 2, 3] and started == [0, 1, 2, 3]  # stored seeds are not played

@@ -12,8 +12,9 @@ peer of its own rank)::
             -> projections    scoring, renderings
               -> domain   the rules alone
 
-``domain`` also imports no persistence library (``eventsourcing.sqlite``,
-``eventsourcing.postgres``, ``sqlite3``, ``psycopg``, ``duckdb``, ``pyarrow``).
+``domain`` also imports no persistence library: none of the ``eventsourcing`` library's
+persistence modules (``eventsourcing.persistence``, ``.application``, ``.sqlite``,
+``.postgres``), nor ``sqlite3``, ``psycopg``, ``duckdb``, ``pyarrow``.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ RANKS: dict[str, int] = {
 }
 """Each layer's height: imports go to a lower height, or stay within the layer."""
 DOMAIN_FORBIDDEN = (
+    "eventsourcing.persistence",
+    "eventsourcing.application",
     "eventsourcing.sqlite",
     "eventsourcing.postgres",
     "sqlite3",
