@@ -2,7 +2,7 @@
 
 - :mod:`~cascadia.replays.format`: framing, canonical bytes, hash chain; reader and writer
 - :mod:`~cascadia.replays.audit`: re-execute a log's decisions and compare every event
-- :mod:`~cascadia.application.game_logs`: event store to log files and back
+- :mod:`~cascadia.replays.files`: where logs are on disk (one rule for audit, import, ingest)
 - :mod:`~cascadia.replays.replay`: the state after any event, turn by turn
 - :mod:`~cascadia.replays.rerun`: deterministic rerun and what-if continuation
 - :mod:`~cascadia.replays.diff`: where two logs first diverge
