@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from multiprocessing.pool import AsyncResult, Pool
-from typing import Any
+from typing import Any, Protocol
 from uuid import UUID
 
 from cascadia.bots.registry import check_bot_names, play_game
@@ -34,7 +34,6 @@ from cascadia.domain.rng import check_seed
 from cascadia.domain.state import GameState
 from cascadia.projections.game_scores import score_state
 from cascadia.projections.scoresheet import ScoreSheet
-from eventsourcing.persistence import Mapper, StoredEvent
 
 AHEAD = 2
 """Batches queued for the workers beyond the one being handed out, so they never wait for us."""
@@ -81,6 +80,15 @@ def parse_seed_range(text: str) -> tuple[int, int]:
     return first, end
 
 
+class EventCodec(Protocol):
+    """How the target store encodes one event and decodes it again (an ``eventsourcing``
+    ``Mapper``, e.g. ``store.mapper``); records are whatever the store writes."""
+
+    def to_stored_event(self, domain_event: Any) -> Any: ...
+
+    def to_domain_event(self, stored_event: Any) -> Any: ...
+
+
 @dataclass(frozen=True)
 class SimulatedGame:
     """One seed's outcome: its game id and, unless it was skipped, its events in order,
@@ -88,8 +96,8 @@ class SimulatedGame:
 
     seed: int
     game_id: UUID
-    records: list[StoredEvent] | None
-    mapper: Mapper[UUID] = field(compare=False, repr=False)
+    records: list[Any] | None
+    mapper: EventCodec = field(compare=False, repr=False)
     summary: Any = None
     """What ``summarize`` made of the finished game, where it was played (``None``: skipped)."""
 
@@ -101,7 +109,7 @@ class SimulatedGame:
         """The game's domain events (decoded from the records)."""
         if self.records is None:
             raise ValueError(f"seed {self.seed} was skipped: it has no events here")
-        return [self.mapper.to_domain_event(record) for record in self.records]  # type: ignore[misc]
+        return [self.mapper.to_domain_event(record) for record in self.records]
 
 
 def simulate_games(
@@ -109,7 +117,7 @@ def simulate_games(
     names: Sequence[str],
     options: GameOptions,
     *,
-    mapper: Mapper[UUID],
+    mapper: EventCodec,
     workers: int = 1,
     skip: Callable[[UUID], bool] | None = None,
     summarize: Callable[[Game], Any] | None = None,
@@ -157,7 +165,7 @@ def final_state_and_sheet(game: Game) -> tuple[GameState, ScoreSheet]:
     return game.state, score_state(game.state)
 
 
-Played = tuple[list[StoredEvent], Any]
+Played = tuple[list[Any], Any]
 """A played game as a worker hands it back: its records and its summary."""
 Planned = tuple[int, UUID, bool]
 """A seed, its game id and whether it is skipped."""
@@ -169,7 +177,7 @@ class _Setup:
 
     names: list[str]
     options: GameOptions
-    mapper: Mapper[UUID]
+    mapper: EventCodec
     summarize: Callable[[Game], Any] | None
 
     def plan(self, seeds: Iterable[int], skip: Callable[[UUID], bool]) -> Iterator[Planned]:
