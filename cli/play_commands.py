@@ -21,6 +21,7 @@ from uuid import UUID
 import typer
 from cascadia.application.games import CommandConflictError, GameAlreadyStoredError, apply_command, start_game
 from cascadia.application.store import GameStore
+from cascadia.bots.registry import bot_for_turn
 from cascadia.cli.common import HomeOption, JsonOption, console, fail, open_store, print_json
 from cascadia.cli.game_options import (
     BalancedBagOption,
@@ -31,7 +32,7 @@ from cascadia.cli.game_options import (
     SalmonRunsOption,
     options_from_flags,
 )
-from cascadia.cli.play_session import Command, PlaySession, Reply, Stage, bot_for_turn, is_bot, seat_names
+from cascadia.cli.play_session import Command, PlaySession, Reply, Stage, is_bot, seat_names
 from cascadia.cli.play_view import (
     board_map,
     card_rules,
