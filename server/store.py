@@ -58,6 +58,9 @@ class ServerStore:
         self._games: dict[UUID, Game] = {}
         self._records: dict[UUID, ServerGameOpened] = {}
         self._lock = threading.Lock()
+        self._write_lock = threading.Lock()
+        """One writer at a time in this process: writers then queue on this lock instead of
+        on SQLite's write lock, whose busy handler sleeps in steps of up to 100 ms."""
 
     def close(self) -> None:
         self.store.close()
@@ -70,14 +73,16 @@ class ServerStore:
 
     def create(self, events: Sequence[GameEvent], record: ServerGameOpened) -> None:
         """Store a new game's events and its record in one transaction."""
-        self.store.save_events([*events, record])  # type: ignore[list-item]
+        with self._write_lock:
+            self.store.save_events([*events, record])  # type: ignore[list-item]
 
     def append(self, game: Game) -> list[GameEvent]:
         """Store the game's new events (:class:`GameConflictError` if another writer was
         first: nothing is written); returns them."""
         events = game.collect_events()
         if events:
-            self.store.save_events(events)
+            with self._write_lock:
+                self.store.save_events(events)
             with self._lock:
                 self._games[game.id] = game
         return events

@@ -7,8 +7,10 @@ For each backend it starts one ``cascadia serve`` process on 127.0.0.1 and a fre
 (a fresh SQLite data directory, or a fresh PostgreSQL schema dropped afterwards). For each
 N it keeps N two-seat games going for ``--seconds`` (a finished game is replaced by a new
 one). Each seat is an HTTP client (async httpx) driven like the random bot: it keeps its
-seat's event stream open; on its turn it reads its view (legal commands included), picks
-one of them uniformly and posts it. Nothing else runs against the server.
+seat's event stream open; when a turn ends there it reads its view (legal commands
+included), and while it is its turn it picks one legal command uniformly, posts it and
+reads its view again. Nothing else runs against the server; the load generator runs on
+the same machine (and its CPU time counts against the server's).
 
 It prints commands per second, the latency of a command (POST until its answer) at
 p50/p95/p99, and the latency of its arrival in the other seat's stream (POST sent until
@@ -116,7 +118,8 @@ async def follow(
     figures: Figures,
     state: dict[str, int],
 ) -> None:
-    """Read a seat's stream: note when each command's first event arrives, wake the seat."""
+    """Read a seat's stream: note when each command's first event arrives; wake the seat
+    when a turn ends (then it may be its turn: it reads its view only then)."""
     headers = {"Authorization": f"Bearer {token}"}
     async with client.stream("GET", f"/api/games/{gid}/stream", headers=headers, timeout=None) as answer:
         async for line in answer.aiter_lines():
@@ -126,6 +129,7 @@ async def follow(
                 sent = figures.sent.pop((gid, version), None)
                 if sent is not None:
                     figures.stream_ms.append((time.perf_counter() - sent) * 1000)
+            elif line.startswith("data: ") and '"type":"TurnEnded"' in line:
                 moved.set()
             elif line.startswith("event: game-over"):
                 state["over"] = 1
