@@ -57,9 +57,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @contextmanager
-def server(backend: str, postgres_url: str, poll_interval: float) -> Iterator[str]:
-    """A ``cascadia serve`` process on a fresh store; yields its URL."""
+def server(backend: str, postgres_url: str, poll_interval: float) -> Iterator[tuple[str, int]]:
+    """A ``cascadia serve`` process on a fresh store; yields its URL and process id."""
     home = Path(tempfile.mkdtemp(prefix="bench-server-"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("CASCADIA_")}
     schema = None
@@ -94,7 +100,7 @@ def server(backend: str, postgres_url: str, poll_interval: float) -> Iterator[st
                 time.sleep(0.1)
         else:
             raise RuntimeError("the server did not start")
-        yield url
+        yield url, process.pid
     finally:
         process.send_signal(signal.SIGINT)
         try:
@@ -111,28 +117,28 @@ def server(backend: str, postgres_url: str, poll_interval: float) -> Iterator[st
 
 
 async def follow(
-    client: httpx.AsyncClient,
-    gid: str,
-    token: str,
-    moved: asyncio.Event,
-    figures: Figures,
-    state: dict[str, int],
+    client: httpx.AsyncClient, gid: str, token: str, moved: asyncio.Event, figures: Figures
 ) -> None:
     """Read a seat's stream: note when each command's first event arrives; wake the seat
     when a turn ends (then it may be its turn: it reads its view only then)."""
     headers = {"Authorization": f"Bearer {token}"}
+    with suppress(httpx.HTTPError):  # the server may close streams as the run ends
+        await _follow(client, gid, headers, moved, figures)
+
+
+async def _follow(
+    client: httpx.AsyncClient, gid: str, headers: dict[str, str], moved: asyncio.Event, figures: Figures
+) -> None:
     async with client.stream("GET", f"/api/games/{gid}/stream", headers=headers, timeout=None) as answer:
         async for line in answer.aiter_lines():
             if line.startswith("id: "):
                 version = int(line[4:])
-                state["version"] = version
                 sent = figures.sent.pop((gid, version), None)
                 if sent is not None:
                     figures.stream_ms.append((time.perf_counter() - sent) * 1000)
             elif line.startswith("data: ") and '"type":"TurnEnded"' in line:
                 moved.set()
             elif line.startswith("event: game-over"):
-                state["over"] = 1
                 moved.set()
                 return
 
@@ -182,11 +188,10 @@ async def one_game_slot(
         gid = created["game_id"]
         tokens = [seat["token"] for seat in created["seats"]]
         events = [asyncio.Event() for _ in tokens]
-        states: list[dict[str, int]] = [{} for _ in tokens]
         # each seat watches its own stream: the other seat's commands arrive there
         streams = [
-            asyncio.create_task(follow(client, gid, t, e, figures, s))
-            for t, e, s in zip(tokens, events, states, strict=True)
+            asyncio.create_task(follow(client, gid, t, e, figures))
+            for t, e in zip(tokens, events, strict=True)
         ]
         await asyncio.gather(
             *(
@@ -230,19 +235,24 @@ def main() -> None:
     args = parser.parse_args()
     print(
         f"{'backend':8} {'games':>5} {'cmd/s':>7} {'refused':>7}  "
-        "command ms p50/p95/p99   stream ms p50/p95/p99"
+        "command ms p50/p95/p99   stream ms p50/p95/p99   CPU ms/cmd server client"
     )
     for backend in args.backends:
-        with server(backend, args.postgres_url, args.poll_interval) as url:
+        with server(backend, args.postgres_url, args.poll_interval) as (url, pid):
             for games in args.games:
                 started = time.perf_counter()
+                server_cpu, client_cpu = cpu_seconds(pid), time.process_time()
                 figures = asyncio.run(measure(url, games, args.seconds, args.seed))
                 elapsed = time.perf_counter() - started
+                done = max(figures.commands, 1)
+                server_cpu = (cpu_seconds(pid) - server_cpu) * 1000 / done
+                client_cpu = (time.process_time() - client_cpu) * 1000 / done
                 c, s = figures.command_ms, figures.stream_ms
                 print(
                     f"{backend:8} {games:>5} {figures.commands / elapsed:>7.0f} {figures.refused:>7}  "
                     f"{percentile(c, 50):5.1f} {percentile(c, 95):6.1f} {percentile(c, 99):6.1f}     "
-                    f"{percentile(s, 50):5.1f} {percentile(s, 95):6.1f} {percentile(s, 99):6.1f}",
+                    f"{percentile(s, 50):5.1f} {percentile(s, 95):6.1f} {percentile(s, 99):6.1f}     "
+                    f"{server_cpu:6.1f} {client_cpu:6.1f}",
                     flush=True,
                 )
 
