@@ -13,6 +13,10 @@ class InvalidOptionError(CascadiaError, ValueError):
     """A game option or setup parameter that the rules do not allow."""
 
 
+class UnknownRulesVersionError(InvalidOptionError):
+    """A game (or log) recorded under a rules version this engine does not implement."""
+
+
 class IllegalMoveError(CascadiaError):
     """A command that the rules do not allow in the current state."""
 

@@ -38,9 +38,9 @@ from cascadia.domain.errors import (
     WildlifePlacementError,
 )
 from cascadia.domain.hexgrid import Hex, distinct_rotations, neighbours, opposite, tile_edges
-from cascadia.domain.options import RULES_VERSION, GameOptions, parse_card_choice
+from cascadia.domain.options import RULES_VERSION, GameOptions, check_rules_version, parse_card_choice
 from cascadia.domain.rng import check_seed, draw
-from cascadia.domain.state import GameState, evolve
+from cascadia.domain.state import GameState, all_alike, evolve
 
 GAME_ID_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/games")
 MAX_PLAYERS = 4
@@ -69,11 +69,14 @@ def check_setup(names: Sequence[str], options: GameOptions) -> None:
         raise InvalidOptionError("the balanced bag is for 2 or 3 players only (RULES.md 3.1)")
 
 
-def derive_game_id(seed: int, names: Sequence[str], options: GameOptions) -> UUID:
+def derive_game_id(
+    seed: int, names: Sequence[str], options: GameOptions, rules_version: str = RULES_VERSION
+) -> UUID:
     """The id of a game that was given none: a UUIDv5 of its seed and setup, so that a
-    rerun of the same seed with the same seats and options is recognisably the same game."""
+    rerun of the same seed with the same seats, options and rules version is recognisably
+    the same game."""
     setup = json.dumps(
-        {"seed": seed, "names": list(names), "options": options.to_dict(), "rules": RULES_VERSION},
+        {"seed": seed, "names": list(names), "options": options.to_dict(), "rules": rules_version},
         sort_keys=True,
         separators=(",", ":"),
     )
@@ -83,15 +86,17 @@ def derive_game_id(seed: int, names: Sequence[str], options: GameOptions) -> UUI
 class _Draws:
     """Draws for one command, continuing the game's stream from its draw position.
 
-    Works on copies of the bag and of the unrevealed tiles, so that several draws in
-    one event see each other's effect; ``evolve`` later applies the recorded outcome."""
+    Works on copies of the bag, of the set-aside tokens and of the unrevealed tiles, so
+    that several draws in one event see each other's effect; ``evolve`` later applies
+    the recorded outcome."""
 
-    __slots__ = ("_state", "bag", "pool", "position", "seed")
+    __slots__ = ("_state", "bag", "pool", "position", "seed", "set_aside")
 
     def __init__(self, state: GameState) -> None:
         self.seed = state.seed
         self.position = state.draw_position
         self.bag = list(state.bag)
+        self.set_aside = list(state.set_aside)
         self.pool: list[int] | None = None
         self._state = state
 
@@ -107,8 +112,14 @@ class _Draws:
         return self.pool.pop(self.next(len(self.pool)))
 
     def wildlife(self) -> str:
-        """A uniform draw of one token from the bag."""
+        """A uniform draw of one token from the bag. RULES.md 4.1 (version 2): when the
+        bag has run out in the middle of an overpopulation, the set-aside tokens go back
+        into it first."""
         bag = self.bag
+        if not any(bag):
+            for species in self.set_aside:
+                bag[WILDLIFE.index(species)] += 1
+            self.set_aside = []
         x = self.next(sum(bag))
         for i, count in enumerate(bag):
             if x < count:
@@ -149,28 +160,31 @@ class Game:
         players: int | Sequence[str] = 2,
         options: GameOptions | None = None,
         game_id: UUID | None = None,
+        rules_version: str = RULES_VERSION,
     ) -> Game:
         """Set up a new game (RULES.md 3) from ``seed``: ``players`` is a count or the
-        seat names in seat order."""
+        seat names in seat order. ``rules_version`` is one of
+        :data:`~cascadia.domain.options.RULES_VERSIONS` (default: the newest)."""
         check_seed(seed)
+        check_rules_version(rules_version)
         if isinstance(players, bool) or not isinstance(players, int | list | tuple):
             raise InvalidOptionError(f"players is a count or a list of seat names, not {players!r}")
         names = [f"player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
         options = options or GameOptions()
         check_setup(names, options)
-        game_id = game_id or derive_game_id(seed, names, options)
+        game_id = game_id or derive_game_id(seed, names, options, rules_version)
         game = cls(GameState(game_id))
-        game._setup(seed, names, options)
+        game._setup(seed, names, options, rules_version)
         return game
 
-    def _setup(self, seed: int, names: list[str], options: GameOptions) -> None:
+    def _setup(self, seed: int, names: list[str], options: GameOptions, rules_version: str) -> None:
         self._emit(
             ev.GameStarted,
             seed=seed,
             players=len(names),
             names=names,
             options=options.to_dict(),
-            rules_version=RULES_VERSION,
+            rules_version=rules_version,
         )
         self._emit(ev.TileStackPrepared, size=stack_size(len(names), options))
         self._draw_cards(options)
@@ -310,8 +324,9 @@ class Game:
     # -- commands --------------------------------------------------------------------
 
     def wipe_three(self) -> None:
-        """RULES.md 4.1, optional, once per turn: set aside exactly three alike tokens,
-        draw three replacements, return the three; a four of a kind then follows."""
+        """RULES.md 4.1, optional, once per turn: set aside exactly three alike tokens and
+        draw three replacements; a four of a kind then follows (under rules version 2 the
+        three stay aside until it is resolved)."""
         self._check_before_taking("wipe three of a kind")
         if self.state.options.market_of_three:
             raise OverpopulationError(
@@ -531,33 +546,49 @@ class Game:
         self._pending.append(event)
 
     def _wipe(self, cls: type[ev.GameEvent], slots: list[int], **extra: Any) -> None:
-        draws = _Draws(self.state)
-        set_aside = [self.state.market_wildlife[s] for s in slots]
+        """Set the market tokens of ``slots`` aside and draw replacements (RULES.md 4.1-4.2);
+        ``evolve`` puts the set-aside tokens back as the game's rules version says."""
+        state = self.state
+        draws = _Draws(state)
+        set_aside = [state.market_wildlife[s] for s in slots]
+        if state.holds_set_aside:
+            draws.set_aside += set_aside
         drawn = [draws.wildlife() for _ in slots]
-        self._emit(cls, player=self.state.current, slots=slots, set_aside=set_aside, drawn=drawn, **extra)
+        self._emit(cls, player=state.current, slots=slots, set_aside=set_aside, drawn=drawn, **extra)
 
     def _wipe_four_of_a_kind(self) -> None:
-        """RULES.md 4.1: while all market tokens are alike, wipe them all. When the bag
-        holds only one species (this one or another: the draw is alike again for certain,
-        and then the two species alternate) the repetition cannot be broken: stop after
-        the draw and record it."""
+        """RULES.md 4.1: while all market tokens are alike, wipe them all; stop after a
+        wipe that cannot break the repetition, recorded as ``unbreakable``.
+
+        Rules version 2 decides that on the bag and the set-aside tokens together
+        (:meth:`_cannot_break`). Version 1, kept for its logs, decided it on the bag alone
+        (a single species left in it) and skipped the wipe when the bag held fewer tokens
+        than the market."""
         state = self.state
-        while True:
-            market = state.market_wildlife
-            species = market[0]
-            if species is None or any(w != species for w in market):
-                return
-            single = sum(1 for count in state.bag if count) == 1
-            if sum(state.bag) < len(market):
-                return
+        while all_alike(state.market_wildlife):
+            if state.holds_set_aside:
+                unbreakable = self._cannot_break()
+            else:
+                unbreakable = sum(1 for count in state.bag if count) == 1
+                if sum(state.bag) < len(state.market_wildlife):
+                    return
             self._wipe(
                 ev.OverpopulationWiped,
-                list(range(len(market))),
+                list(range(len(state.market_wildlife))),
                 mandatory=True,
-                unbreakable=single,
+                unbreakable=unbreakable,
             )
-            if single:
+            if unbreakable:
                 return
+
+    def _cannot_break(self) -> bool:
+        """RULES.md 4.1 (version 2): "if every token in the bag and set aside is of the
+        market's own species, no wipe can change the market: wipe once, record it as
+        unbreakable, and play on"."""
+        state = self.state
+        species = state.market_wildlife[0]
+        others = sum(count for s, count in zip(WILDLIFE, state.bag, strict=True) if s != species)
+        return others == 0 and all(token == species for token in state.set_aside)
 
     def _refill(self) -> None:
         """RULES.md 4.4: every empty tile slot gets the top tile, every empty token slot a

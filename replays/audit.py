@@ -23,7 +23,7 @@ from typing import Any
 from cascadia.domain.errors import CascadiaError
 from cascadia.domain.events import GameEvent, ScoringCardsDrawn
 from cascadia.domain.game import Game
-from cascadia.domain.options import RULES_VERSION, GameOptions
+from cascadia.domain.options import RULES_VERSIONS, GameOptions
 from cascadia.replays.errors import AuditDivergence, ReplayError
 from cascadia.replays.format import LogHeader, LogReader, LogRecord, canonical, open_log, record_body
 from cascadia.replays.scores import final_score_sheet, first_difference, totals
@@ -103,18 +103,25 @@ def event_dict(event: GameEvent) -> dict[str, Any]:
 
 
 def start_game(header: LogHeader, file: str) -> Game:
-    """A fresh game set up as the header says; a header the rules reject is a divergence."""
-    if header.rules_version != RULES_VERSION:
+    """A fresh game set up as the header says, under the rules version it names (a log is
+    judged by the rules it was recorded under); a header the rules reject is a divergence."""
+    if header.rules_version not in RULES_VERSIONS:
         raise AuditDivergence(
             file,
             "header",
             None,
             f"rules version {header.rules_version!r}",
-            f"this engine implements {RULES_VERSION!r}",
+            f"this engine implements {', '.join(map(repr, RULES_VERSIONS))}",
         )
     try:
         options = GameOptions.from_dict(dict(header.options))
-        return Game.start(header.seed, list(header.names), options, game_id=header.game_id)
+        return Game.start(
+            header.seed,
+            list(header.names),
+            options,
+            game_id=header.game_id,
+            rules_version=header.rules_version,
+        )
     except (CascadiaError, TypeError) as error:
         raise AuditDivergence(file, "header", None, "the header's game setup", f"invalid: {error}") from None
 

@@ -88,6 +88,7 @@ def rerun_from_turn(
         what_if_names(header.names, label, from_turn),
         GameOptions.from_dict(dict(header.options)),
         game_id=what_if_id(header.game_id, label, from_turn),
+        rules_version=header.rules_version,
     )
     with open_log(path) as reader:
         records = RecordStream(reader.records())
