@@ -70,7 +70,7 @@ def test_the_three_of_a_kind_wipe_keeps_its_tokens_aside_through_the_mandatory_w
         events = game.collect_events()
         if events[0].drawn != ["elk"] * 3:
             continue
-        three, first, *rest = events
+        _, first, *rest = events
         assert first.mandatory and first.set_aside == ["elk"] * 4
         # the bears are aside, so the bag holds only the four foxes
         assert first.drawn == ["fox"] * 4 and not first.unbreakable
@@ -79,8 +79,8 @@ def test_the_three_of_a_kind_wipe_keeps_its_tokens_aside_through_the_mandatory_w
         assert states[1].set_aside == ["bear"] * 3 + ["elk"] * 4 and sum(states[1].bag) == 0
         # four foxes again; the bag is empty, so everything aside goes back and is drawn from
         assert rest and rest[0].set_aside == ["fox"] * 4
-        position = states[1].draw_position
-        assert rest[0].drawn == expected_draws(seed, position, {}, ["bear"] * 3 + ["elk"] * 4 + ["fox"] * 4, 4)
+        aside = ["bear"] * 3 + ["elk"] * 4 + ["fox"] * 4
+        assert rest[0].drawn == expected_draws(seed, states[1].draw_position, {}, aside, 4)
         assert game.state.set_aside == [] and len(set(game.state.market_wildlife)) > 1
         assert bag_plus_market(game) == totals and token_total(game.state) == 100
         return
@@ -119,7 +119,9 @@ def test_a_bag_of_one_other_species_is_not_unbreakable():
 
 def test_the_same_corner_under_rules_1_stops_at_four_foxes():
     for seed in range(300):
-        game = stage(market("bear", "bear", "bear", "elk"), seed=seed, starters=[4, 0], rules_version=RULES_V1)
+        game = stage(
+            market("bear", "bear", "bear", "elk"), seed=seed, starters=[4, 0], rules_version=RULES_V1
+        )
         rig_tokens(game, bag={"bear": 1, "fox": 5})
         wipes = events_of(play_simple_turn(game, 3), ev.OverpopulationWiped)
         if wipes:
