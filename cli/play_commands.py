@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 import typer
@@ -44,8 +44,8 @@ from cascadia.cli.score_commands import sheet_table
 from cascadia.domain.errors import IllegalMoveError
 from cascadia.domain.game import Game
 from cascadia.domain.rng import MAX_SEED
-from cascadia.projections.game_scores import score_state
-from cascadia.projections.state_view import visible_secret_cards
+from cascadia.projections.player_view import SPECTATOR, player_view
+from cascadia.projections.render import render_cards, render_score
 
 ReadLine = Callable[[str], str]
 
@@ -132,12 +132,12 @@ class PlayLoop:
         elif reply.action == "boards":
             self.show_boards()
         elif reply.action == "cards":
-            state = self.game.state
-            for text in card_rules(state.cards):
+            view = self.view()
+            for text in card_rules(view["cards"]):
                 say(text)
-            if state.second_cards:
+            if view["second_cards"]:
                 say("second set:")
-                for text in card_rules(state.second_cards):
+                for text in card_rules(view["second_cards"]):
                     say(text)
         elif reply.action == "rotation":
             self.show_rotations()
@@ -194,9 +194,14 @@ class PlayLoop:
 
     # -- what is shown ----------------------------------------------------------------
 
+    def view(self) -> dict[str, Any]:
+        """The game as the seat to play may see it (RULES.md 7.10): on a shared screen a
+        seat's secret card is shown on that seat's turn only."""
+        return player_view(self.game.state, self.game.state.current)
+
     def introduce(self) -> None:
         state = self.game.state
-        console.print(f"game {state.game_id}  seed {state.seed}", markup=False)
+        console.print(f"game {state.game_id}", markup=False)
         seats = ", ".join(
             f"{seat} {name} ({'bot' if is_bot(name) else 'human'})" for seat, name in enumerate(state.names)
         )
@@ -221,21 +226,20 @@ class PlayLoop:
         console.rule(
             f"turn {state.turn} · {player.name} (seat {seat}) · {state.stack_size} tiles in the stack"
         )
-        cards = ", ".join(f"{s} {c}" for s, c in state.cards.items())
-        if state.second_cards:
-            cards += " | second set: " + ", ".join(f"{s} {c}" for s, c in state.second_cards.items())
+        view = self.view()
+        cards = render_cards(view["cards"])
+        if view["second_cards"]:
+            cards += f" | second set: {render_cards(view['second_cards'])}"
         console.print(f"cards: {cards}", markup=False)
-        secrets = visible_secret_cards(state, seat)
-        if secrets and secrets[seat]:
-            console.print(f"your secret card: {secrets[seat]}", markup=False)
+        if view["secret_cards"]:
+            console.print(f"your secret card: {view['secret_cards'][seat]}", markup=False)
         if changed := state.options.changed():
             console.print("options: " + ", ".join(f"{k}={v}" for k, v in changed.items()), markup=False)
-        sheet = score_state(state)
         console.print(
             "scores now: "
             + ", ".join(
-                f"{p.name} {s.total} ({p.nature_tokens} nature)"
-                for p, s in zip(state.players, sheet.players, strict=True)
+                f"{p.name} {render_score(s['total'])} ({p.nature_tokens} nature)"
+                for p, s in zip(state.players, view["scores"]["players"], strict=True)
             ),
             markup=False,
         )
@@ -266,10 +270,10 @@ class PlayLoop:
 
     def show_boards(self) -> None:
         state = self.game.state
-        sheet = score_state(state)
-        for seat, (player, score) in enumerate(zip(state.players, sheet.players, strict=True)):
+        sheet = self.view()["scores"]
+        for seat, (player, score) in enumerate(zip(state.players, sheet["players"], strict=True)):
             console.print(
-                f"seat {seat} {player.name}: {score.total} points now, "
+                f"seat {seat} {player.name}: {render_score(score['total'])} points now, "
                 f"{player.nature_tokens} nature token(s)",
                 markup=False,
             )
@@ -303,21 +307,21 @@ class PlayLoop:
 
     def finish(self) -> None:
         state = self.game.state
-        sheet = score_state(state)
+        sheet = player_view(state, SPECTATOR)["scores"]  # the game is over: every card shows
         console.rule("final scores")
         for seat, player in enumerate(state.players):
             if not is_bot(player.name):
                 console.print(f"{player.name}'s board (seat {seat}):", markup=False)
                 console.print(board_map(player.environment))
         console.print(sheet_table(state, sheet))
-        winners = [state.players[seat].name for seat in sheet.winners]
-        best = max(p.total for p in sheet.players)
+        winners = [state.players[seat].name for seat in sheet["winners"]]
+        best = max(p["total"] for p in sheet["players"])
         if len(winners) == 1:
             console.print(f"Winner: {winners[0]} with {best} points", markup=False)
         else:
             console.print(f"Shared win: {', '.join(winners)} with {best} points", markup=False)
-        if sheet.solo_rating:
-            console.print(f"solo rating: {sheet.solo_rating}", markup=False)
+        if sheet["solo_rating"]:
+            console.print(f"solo rating: {sheet['solo_rating']}", markup=False)
 
 
 # -- the commands -------------------------------------------------------------------------

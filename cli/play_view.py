@@ -179,11 +179,15 @@ def rotation_table(
     return table
 
 
-def card_rules(cards: Mapping[str, str]) -> list[str]:
+def card_rules(cards: Mapping[str, str | None]) -> list[str]:
     """What each species' card scores, one paragraph each: the rule text of RULES.md 5
-    that the card's scoring function quotes in its docstring."""
+    that the card's scoring function quotes in its docstring. ``cards`` come from a player
+    view: a card the viewer may not see (``None``) is said to be face down."""
     said = []
     for species, card in cards.items():
+        if card is None:
+            said.append(f"{species} hidden: another player's secret card, face down (RULES.md 7.10)")
+            continue
         doc = inspect.getdoc(card_scorer(species, card)) or ""
         title, _, body = doc.partition("\n")
         title = title.strip().rstrip(".")

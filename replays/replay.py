@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cascadia.domain.state import GameState, evolve
-from cascadia.projections.state_view import state_view
+from cascadia.projections.player_view import EVERYTHING, player_view
 from cascadia.replays.audit import Audit, starts_command
 from cascadia.replays.errors import ReplayError
 from cascadia.replays.format import LogHeader, open_log
@@ -43,12 +43,13 @@ class Snapshot:
         return f"after turn {self.turn} (event {self.version})"
 
     def to_dict(self) -> dict[str, Any]:
+        view = player_view(self.state, EVERYTHING)
         return {
             "version": self.version,
             "turn": self.turn,
             "finished": self.state.finished,
-            "state": state_view(self.state),
-            "scores": self.scores,
+            "scores": view.pop("scores"),
+            "state": view,
         }
 
 
