@@ -31,6 +31,7 @@ from cascadia.projections.render import (
     render_cards,
     render_environment,
     render_market,
+    render_options,
     render_secret_card,
 )
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -194,8 +195,8 @@ def show(
     console.print(f"cards: {render_cards(view['cards'])}", markup=False)
     if view["second_cards"]:
         console.print(f"second set: {render_cards(view['second_cards'])}", markup=False)
-    if changed := state.options.changed():
-        console.print("options: " + ", ".join(f"{k}={v}" for k, v in changed.items()), markup=False)
+    if changed := render_options(view["options"]):
+        console.print(f"options: {changed}", markup=False)
     if not state.finished:
         console.print(f"market: {render_market(state)}", markup=False)
     console.print(f"bag: {render_bag(state)}   stack: {state.stack_size}", markup=False)

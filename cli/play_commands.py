@@ -45,7 +45,7 @@ from cascadia.domain.errors import IllegalMoveError
 from cascadia.domain.game import Game
 from cascadia.domain.rng import MAX_SEED
 from cascadia.projections.player_view import SPECTATOR, player_view
-from cascadia.projections.render import render_cards, render_score
+from cascadia.projections.render import render_cards, render_options, render_score
 
 ReadLine = Callable[[str], str]
 
@@ -233,8 +233,8 @@ class PlayLoop:
         console.print(f"cards: {cards}", markup=False)
         if view["secret_cards"]:
             console.print(f"your secret card: {view['secret_cards'][seat]}", markup=False)
-        if changed := state.options.changed():
-            console.print("options: " + ", ".join(f"{k}={v}" for k, v in changed.items()), markup=False)
+        if changed := render_options(view["options"]):
+            console.print(f"options: {changed}", markup=False)
         console.print(
             "scores now: "
             + ", ".join(

@@ -15,9 +15,10 @@ for the owner of the event store and the replay tools). A seat or a spectator se
 - RULES.md 7.10 (``secret_cards``): its own secret card, and the other seats' only once
   revealed (their first nature-token spend) or once the game is over (the final scoring
   shows every card). Until then the species of another seat's card is ``None`` in
-  ``secret_cards``, and the letter of that species' card is ``None`` in ``cards`` (and
-  in ``second_cards``); the running scores of that species, and the totals, ranks and
-  card sets that depend on it, are ``None`` in ``scores``;
+  ``secret_cards``, and the letter of that species' card is ``None`` in ``cards`` and
+  ``second_cards`` (and ``?`` in a card choice such as ``B,C,A,A,A`` in ``options``);
+  the running scores of that species, and the totals, ranks and card sets that depend
+  on it, are ``None`` in ``scores``;
 - already hidden from everyone, because the state does not hold them: the order of the
   tile stack (only its size is known) and the order of the tokens in the bag (only how
   many of each species it holds, which anyone can count from what is on the table).
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from cascadia.domain.components import WILDLIFE
 from cascadia.domain.environment import Environment
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.state import GameState, tile_counts, wildlife_counts
@@ -91,7 +93,7 @@ def player_view(state: GameState, viewer: Viewer) -> dict[str, Any]:
         "viewer": viewer,
         "game_id": str(state.game_id),
         "rules_version": state.rules_version,
-        "options": state.options.to_dict(),
+        "options": _options(state, hidden),
         "cards": _masked(state.cards, hidden),
         "second_cards": _masked(state.second_cards, hidden) if state.second_cards else None,
         "secret_cards": [None if species in hidden else species for species in state.secret_cards],
@@ -134,6 +136,15 @@ def player_view(state: GameState, viewer: Viewer) -> dict[str, Any]:
         view["seed"] = state.seed
         view["draw_position"] = state.draw_position
     return view
+
+
+def _options(state: GameState, hidden: set[str]) -> dict[str, Any]:
+    """The game options; a card choice that names the letters of hidden cards (such as
+    ``B,C,A,A,A``) shows ``?`` for them."""
+    options = state.options.to_dict()
+    if hidden and "," in options["cards"]:
+        options["cards"] = ",".join(_masked(state.cards, hidden)[species] or "?" for species in WILDLIFE)
+    return options
 
 
 def _masked(cards: dict[str, str], hidden: set[str]) -> dict[str, str | None]:

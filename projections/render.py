@@ -9,9 +9,11 @@ half a hex to the right of the one above, as pointy-top hexes lie.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from cascadia.domain.components import TILES
 from cascadia.domain.environment import Environment
+from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState
 
 HABITAT_LETTER = {"mountain": "M", "forest": "F", "prairie": "P", "wetland": "W", "river": "R"}
@@ -72,3 +74,11 @@ def render_secret_card(species: str | None) -> str:
 def render_score(points: int | None) -> str:
     """A score as a player view gives it: ``?`` when it depends on a hidden card."""
     return "?" if points is None else str(points)
+
+
+def render_options(options: Mapping[str, Any]) -> str | None:
+    """``name=value, ...`` for the options (of a player view) that differ from the
+    defaults; ``None`` when none does."""
+    default = GameOptions().to_dict()
+    changed = [f"{k}={v}" for k, v in options.items() if default.get(k) != v]
+    return ", ".join(changed) if changed else None
