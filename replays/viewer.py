@@ -134,7 +134,7 @@ def describe_event(event: ev.GameEvent, names: Sequence[str], view: Mapping[str,
         return f"{who(e.player)} spent {_plural(e.cost, 'nature token')} on {action}."
     if isinstance(event, ev.WildlifeReplaced):
         return (
-            f"{who(e.player)} wiped {_slot_list(e.slots)}: {', '.join(e.set_aside)} back to the bag, "
+            f"{who(e.player)} wiped {_slot_list(e.slots)}: {', '.join(e.set_aside)} set aside, "
             f"{', '.join(e.drawn)} drawn."
         )
     if isinstance(event, ev.PairTaken):
