@@ -23,14 +23,14 @@ from cascadia.bots.registry import play_game
 from cascadia.domain.options import RULES_V1, RULES_V2, RULES_VERSION, GameOptions
 from cascadia.replays.errors import AuditDivergence
 from cascadia.replays.format import LogHeader, encode_log
-from cascadia.replays.scores import final_scores
+from cascadia.replays.scores import final_score_sheet
 from test_replays_helpers import audit_bytes, rechain
 
 
 def event_digest(seed: int, bots: list[str], options: GameOptions, rules_version: str) -> str:
     """SHA-256 of the game's events as canonical JSON lines (type, version, payload)."""
     digest = hashlib.sha256()
-    for event in play_game(seed, bots, options, rules_version).collect_events():
+    for event in play_game(seed, bots, options, rules_version=rules_version).collect_events():
         line = [event.type, event.originator_version, event.payload()]
         digest.update(json.dumps(line, sort_keys=True, separators=(",", ":")).encode() + b"\n")
     return digest.hexdigest()
@@ -105,9 +105,9 @@ rules-1 log is byte for byte the one the engine wrote before version 2 existed."
 
 
 def golden_log(rules_version: str) -> bytes:
-    game = play_game(5, ["random"] * 4, GameOptions(), rules_version)
+    game = play_game(5, ["random"] * 4, GameOptions(), rules_version=rules_version)
     events = game.collect_events()
-    return encode_log(LogHeader.from_events(events), events, final_scores(game.state))
+    return encode_log(LogHeader.from_events(events), events, final_score_sheet(game.state))
 
 
 @pytest.fixture(scope="module")

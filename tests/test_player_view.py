@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cascadia.application.store import GameStore
 from cascadia.bots.registry import play_game
 from cascadia.domain import events as ev
 from cascadia.domain.components import WILDLIFE
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
-from cascadia.domain.store import GameStore
 from cascadia.projections.player_view import EVERYTHING, SPECTATOR, player_view
 from cascadia.replays.viewer import render_html
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from cascadia.application.store import GameStore
 from cascadia.bots.random_bot import RandomBot
 from cascadia.bots.registry import play_game
 from cascadia.domain import events as ev
@@ -17,7 +18,6 @@ from cascadia.domain.game import Game
 from cascadia.domain.options import RULES_V1, RULES_V2, GameOptions
 from cascadia.domain.rng import draw
 from cascadia.domain.state import CorruptEventError, GameState, evolve, wildlife_counts
-from cascadia.domain.store import GameStore
 from conftest import events_of, play_simple_turn, rig_tokens, stage, token_total
 from test_rules_overpopulation import bag_plus_market, market, within
 
@@ -175,7 +175,7 @@ def test_nothing_is_left_aside_between_commands():
     """Whole games: every token is somewhere after every event (bag, market, boards,
     held, removed or set aside), and nothing is aside once a command is done."""
     for seed in (5, 8, 13):
-        game = play_game(seed, ["random"] * 4, GameOptions(), RULES_V2)
+        game = play_game(seed, ["random"] * 4, GameOptions(), rules_version=RULES_V2)
         state = GameState(game.id)
         for event in game.collect_events():
             evolve(state, event)
@@ -209,5 +209,5 @@ def test_a_stored_rules_1_game_keeps_playing_under_rules_1(tmp_path, clean_env):
         assert game.state.rules_version == RULES_V1
         bots[game.current_player].play_turn(game)
         store.save_game(game)
-    expected = play_game(5, ["random"] * 4, GameOptions(), RULES_V1).collect_events()
+    expected = play_game(5, ["random"] * 4, GameOptions(), rules_version=RULES_V1).collect_events()
     assert store.game_events(game.id) == expected
