@@ -8,12 +8,15 @@ from typing import Annotated
 
 import typer
 from cascadia.analytics.ingest import Ingest
+from cascadia.analytics.storage import ANALYTICS_DIR
+from cascadia.application.ingest import add_store
 from cascadia.application.simulation import simulate_and_store
 from cascadia.application.store import data_home
 from cascadia.bots.registry import seat_bots
 from cascadia.bots.simulation import Shard, parse_seed_range
 from cascadia.bots.tally import Tally
 from cascadia.cli.common import HomeOption, JsonOption, console, load_game, open_store, print_json
+from cascadia.cli.data_home import require_writable
 from cascadia.cli.game_options import (
     BalancedBagOption,
     CardsOption,
@@ -99,7 +102,9 @@ def simulate(
     todo = part.seeds(first, stop)
     options = options_from_flags(cards, balanced_bag, salmon_runs, elk_rings, no_majority, rule)
     names = seat_bots(bot, players)
-    store = open_store(home)
+    store = open_store(home, write=True)
+    if ingest:
+        require_writable(home, ANALYTICS_DIR)
     outcomes = simulate_and_store(store, todo, names, options, workers=workers)  # checks the setup first
     stored = skipped = 0
     tally = Tally()
@@ -130,6 +135,8 @@ def simulate(
                 if json_output:
                     print_json(line)
                 progress.advance(task)
+            if analytics is not None:  # games an interrupted run stored but did not ingest
+                add_store(analytics, store)
     elapsed = time.perf_counter() - started
     if not json_output:
         sharded = f" [shard {part}]" if shard is not None else ""

@@ -361,7 +361,7 @@ def new(
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "big")
     try:
-        game = start_game(open_store(home), seed, names, options)
+        game = start_game(open_store(home, write=True), seed, names, options)
     except GameAlreadyStoredError as error:
         game_id = error.game_id
         raise fail(
@@ -388,7 +388,7 @@ def play(
 
     Every move is saved as it is made; `quit` (or Ctrl-D, Ctrl-C) stops and
     `cascadia play GAME` resumes. Type `help` at any prompt."""
-    store = open_store(home)
+    store = open_store(home, write=True)
     game_id = store.find_game(game)
     loop = PlayLoop(store, game_id)
     try:

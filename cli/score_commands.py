@@ -7,6 +7,7 @@ from typing import Annotated, Any
 import typer
 from cascadia.application import read_models
 from cascadia.cli.common import HomeOption, JsonOption, console, load_game, open_store, print_json
+from cascadia.cli.data_home import require_writable
 from cascadia.cli.viewer_option import AsPlayerOption, viewer_of
 from cascadia.domain.components import HABITATS, WILDLIFE
 from cascadia.domain.state import GameState
@@ -97,6 +98,7 @@ def achievements(
 
 def update_final_score_view(json_output: JsonOption = False, home: HomeOption = None) -> None:
     """Bring the final-score read model up to date and print how many games it holds."""
+    require_writable(home, read_models.READ_MODELS_FILE)
     store = open_store(home)
     view = read_models.open_final_scores(home)
     added = read_models.update(store, view)

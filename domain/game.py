@@ -401,7 +401,10 @@ class Game:
 
     def place_tile(self, q: int, r: int, rotation: int = 0) -> None:
         """RULES.md 4.3: the taken tile goes on an empty hex that shares an edge with at
-        least one of the player's tiles, in any rotation."""
+        least one of the player's tiles, in any rotation.
+
+        A keystone looks the same in every rotation, so it is always recorded with
+        rotation 0 (:func:`distinct_rotations`): one game has exactly one log."""
         ts = self._check_holding("place a tile")
         if ts.tile_hex is not None:
             raise OutOfOrderError("the tile was already placed this turn")
@@ -418,6 +421,7 @@ class Game:
                 f"hex ({q}, {r}) does not share an edge with any of your tiles (RULES.md 4.3)"
             )
         tile = ts.taken_tile
+        rotation = distinct_rotations(tile)[0] if len(distinct_rotations(tile)) == 1 else rotation
         if (
             self._restricts_placement()
             and not self._keeps_restriction((q, r), tile, rotation)

@@ -1,7 +1,9 @@
 """Audit: re-execute the decisions recorded in a log on a fresh game and compare.
 
 The game is set up with :meth:`Game.start` from the header's seed, names, options and
-game id. Every event the engine emits must equal the logged event at the same sequence
+game id; the header must be exactly the one the engine writes for that game (every
+option, the drawn cards) and the game id must be derived from the setup or random
+(:func:`game_id_problem`). Every event the engine emits must equal the logged event at the same sequence
 number (type and payload, compared as canonical bytes); where the engine waits for a
 decision, the logged decision becomes the command (``PairTaken`` -> ``take``,
 ``TilePlaced`` -> ``place_tile``, ``WildlifePlaced`` -> ``place_wildlife``,
@@ -21,14 +23,26 @@ from dataclasses import dataclass
 from typing import Any
 
 from cascadia.domain.errors import CascadiaError
-from cascadia.domain.events import GameEvent, ScoringCardsDrawn
-from cascadia.domain.game import Game
+from cascadia.domain.events import GameEvent
+from cascadia.domain.game import Game, derive_game_id
 from cascadia.domain.options import RULES_VERSIONS, GameOptions
 from cascadia.replays.errors import AuditDivergence, ReplayError
-from cascadia.replays.format import LogHeader, LogReader, LogRecord, canonical, open_log, record_body
+from cascadia.replays.format import (
+    HEADER_FIELDS,
+    LogHeader,
+    LogReader,
+    LogRecord,
+    canonical,
+    open_log,
+    record_body,
+)
 from cascadia.replays.scores import final_score_sheet, first_difference, totals
 
 Command = Callable[[Game], None]
+DERIVED_ID_VERSION = 5
+"""The UUID version of a game id derived from the game's setup (:func:`derive_game_id`)."""
+RANDOM_ID_VERSION = 4
+"""The UUID version of a random game id (a game created with an id of its own)."""
 
 
 class RecordStream:
@@ -115,7 +129,7 @@ def start_game(header: LogHeader, file: str) -> Game:
         )
     try:
         options = GameOptions.from_dict(dict(header.options))
-        return Game.start(
+        game = Game.start(
             header.seed,
             list(header.names),
             options,
@@ -124,6 +138,37 @@ def start_game(header: LogHeader, file: str) -> Game:
         )
     except (CascadiaError, TypeError) as error:
         raise AuditDivergence(file, "header", None, "the header's game setup", f"invalid: {error}") from None
+    problem = game_id_problem(header, options)
+    if problem:
+        raise AuditDivergence(file, "header", None, f"game_id {header.game_id}", problem)
+    return game
+
+
+def game_id_problem(header: LogHeader, options: GameOptions) -> str | None:
+    """What is wrong with the header's game id, or ``None`` (replays/FORMAT.md, "The game
+    id"): a derived id (a UUID of version 5) must be :func:`derive_game_id` of the
+    header's seed, seat names, options and rules version; a random id (version 4) is bound only by the
+    hash chain; no other kind of id is accepted."""
+    version = header.game_id.version
+    if version == DERIVED_ID_VERSION:
+        derived = derive_game_id(header.seed, header.names, options, header.rules_version)
+        if header.game_id != derived:
+            return f"the id derived from the seed, seats, options and rules is {derived}"
+        return None
+    if version == RANDOM_ID_VERSION:
+        return None
+    return f"a game id is a derived (version 5) or a random (version 4) UUID, not version {version}"
+
+
+def header_difference(logged: LogHeader, engine: LogHeader) -> tuple[str, object, object] | None:
+    """The first header field (in :data:`HEADER_FIELDS` order) where the log differs from
+    the header of the game the engine sets up, as ``(field, logged, engine)``; ``None``
+    when the log's header is the canonical one."""
+    ours, theirs = logged.body(), engine.body()
+    for name in HEADER_FIELDS:
+        if canonical(ours[name]) != canonical(theirs[name]):
+            return name, ours[name], theirs[name]
+    return None
 
 
 class Audit:
@@ -142,16 +187,10 @@ class Audit:
         self.count = 0
         self.scores: dict[str, Any] | None = None
         """The final score sheet, once :meth:`events` has checked the whole log."""
-        cards = next(e for e in self._pending if isinstance(e, ScoringCardsDrawn))
-        logged = reader.header
-        if (logged.cards, logged.second_cards) != (cards.cards, cards.second_cards):
-            raise AuditDivergence(
-                self.file,
-                "header",
-                None,
-                f"cards {logged.cards} second {logged.second_cards}",
-                f"cards {cards.cards} second {cards.second_cards}",
-            )
+        difference = header_difference(reader.header, self.header)
+        if difference:  # e.g. other cards than the seed draws, or options not all written
+            name, logged, engine = difference
+            raise AuditDivergence(self.file, "header", None, f"{name} {logged}", f"{name} {engine}")
 
     def events(self) -> Iterator[GameEvent]:
         """Every event of the log, checked against the rules, in order."""

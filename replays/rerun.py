@@ -3,8 +3,8 @@
 A plain rerun writes exactly the events the engine emits while the log is audited, so
 the output of a valid log is byte-identical to it. A what-if rerun keeps the recorded
 decisions of the turns before ``from_turn`` and lets other players (a bot in every seat,
-from the command line) play on from there; the new game gets its own id (a UUIDv5 of
-the original id, the bot and the turn) and seat names that record the change.
+from the command line) play on from there; the new game gets seat names that record the
+change, and so its own id, derived from its setup like every game's.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from uuid import UUID, uuid5
+from uuid import UUID
 
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
@@ -51,12 +51,6 @@ def rerun(path: str | os.PathLike[str], output: str | os.PathLike[str]) -> Rerun
     return RerunResult(str(path), Path(output), audit.game.id, audit.count, size, totals(audit.scores))
 
 
-def what_if_id(game_id: UUID, label: str, from_turn: int) -> UUID:
-    """The id of a what-if game: a UUIDv5 of the original id, the new players' label
-    (for example the bot's name) and the turn they took over."""
-    return uuid5(game_id, f"rerun/bot={label}/from-turn={from_turn}")
-
-
 def what_if_names(names: list[str], label: str, from_turn: int) -> list[str]:
     """Seat names that record the change: ``"alice (then greedy from turn 12)"``."""
     return [f"{name} (then {label} from turn {from_turn})" for name in names]
@@ -74,7 +68,8 @@ def rerun_from_turn(
     that this package does not depend on the bots); write the new game's log at ``output``.
 
     The log is audited first (a what-if starts only from a valid game). The new game has
-    the id :func:`what_if_id` and the seat names :func:`what_if_names`."""
+    the seat names :func:`what_if_names`, and the id derived from them (its log audits
+    like any other: replays/FORMAT.md, "The game id")."""
     with open_log(path) as reader:
         audit = Audit(reader)
         for _ in audit.events():
@@ -87,7 +82,6 @@ def rerun_from_turn(
         header.seed,
         what_if_names(header.names, label, from_turn),
         GameOptions.from_dict(dict(header.options)),
-        game_id=what_if_id(header.game_id, label, from_turn),
         rules_version=header.rules_version,
     )
     with open_log(path) as reader:
