@@ -421,7 +421,8 @@ class Game:
                 f"hex ({q}, {r}) does not share an edge with any of your tiles (RULES.md 4.3)"
             )
         tile = ts.taken_tile
-        rotation = distinct_rotations(tile)[0] if len(distinct_rotations(tile)) == 1 else rotation
+        if TILES[tile].keystone:  # every rotation looks the same: recorded as rotation 0
+            rotation = 0
         if (
             self._restricts_placement()
             and not self._keeps_restriction((q, r), tile, rotation)
