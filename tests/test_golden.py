@@ -20,6 +20,7 @@ from dataclasses import replace
 
 import pytest
 from cascadia.bots.registry import play_game
+from cascadia.domain.game import derive_game_id
 from cascadia.domain.options import RULES_V1, RULES_V2, RULES_VERSION, GameOptions
 from cascadia.replays.errors import AuditDivergence
 from cascadia.replays.format import LogHeader, encode_log
@@ -127,7 +128,8 @@ def test_golden_logs_pass_audit_under_their_own_version(logs, version) -> None:
 
 
 def as_version(data: bytes, version: str) -> bytes:
-    """The log with its header and ``GameStarted`` naming ``version`` (re-chained)."""
+    """The log with its header and ``GameStarted`` naming ``version`` (re-chained), and
+    the game id derived for that version (replays/FORMAT.md, "The game id")."""
 
     def relabel(records):
         seq, type_name, payload = records[0]
@@ -136,7 +138,11 @@ def as_version(data: bytes, version: str) -> bytes:
     def trailer(scores):
         return {**scores, "rules_version": version}
 
-    return rechain(data, relabel, header=lambda h: replace(h, rules_version=version), scores=trailer)
+    def header(h):
+        game_id = derive_game_id(h.seed, h.names, GameOptions.from_dict(h.options), version)
+        return replace(h, rules_version=version, game_id=game_id)
+
+    return rechain(data, relabel, header=header, scores=trailer)
 
 
 @pytest.mark.parametrize(("recorded", "judged"), [(RULES_V1, RULES_V2), (RULES_V2, RULES_V1)])
