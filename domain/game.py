@@ -16,10 +16,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from itertools import combinations
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from cascadia.domain import events as ev
+from cascadia.domain.commands import (
+    Command,
+    NatureFreeChoice,
+    NatureWipe,
+    PlaceTile,
+    PlaceWildlife,
+    ReturnWildlife,
+    Take,
+    WipeThree,
+)
 from cascadia.domain.components import (
     CARD_LETTERS,
     STARTER_COUNT,
@@ -28,6 +39,7 @@ from cascadia.domain.components import (
     WILDLIFE,
 )
 from cascadia.domain.errors import (
+    CommandFormatError,
     GameOverError,
     InvalidOptionError,
     MarketChoiceError,
@@ -307,9 +319,103 @@ class Game:
             targets.remove(ts.tile_hex)
         return targets
 
+    def legal_commands(self) -> list[Command]:
+        """Every legal next decision of the active player, as command values: before
+        taking, the three-of-a-kind wipe, the nature-token actions (free choice, and a
+        wipe of every non-empty subset of the occupied token slots) and every take;
+        after taking, every tile placement and every token target or its return.
+
+        Each executes without error (:meth:`execute`); every other command is refused."""
+        ts = self.state.turn_state
+        if self.state.finished:
+            return []
+        if not ts.has_taken:
+            commands: list[Command] = [WipeThree()] if self.can_wipe_three() else []
+            actions = self.nature_actions()
+            if "free_choice" in actions:
+                commands.append(NatureFreeChoice())
+            if "wipe" in actions:
+                occupied = [s for s, w in enumerate(self.state.market_wildlife) if w is not None]
+                commands += [
+                    NatureWipe(subset)
+                    for size in range(1, len(occupied) + 1)
+                    for subset in combinations(occupied, size)
+                ]
+            return commands + [Take(t, w) for t, w in self.legal_takes()]
+        commands = []
+        if ts.tile_hex is None:
+            every = range(6) if TILES[ts.taken_tile].keystone else None  # a keystone may lie any way
+            commands += [
+                PlaceTile(q, r, turned)
+                for (q, r), rotation in self.legal_tile_placements()
+                for turned in every or (rotation,)
+            ]
+        if not ts.wildlife_done:
+            commands += [PlaceWildlife(q, r) for q, r in self.legal_wildlife_targets()]
+            commands.append(ReturnWildlife())
+        return commands
+
     # -- commands --------------------------------------------------------------------
 
+    def execute(self, command: Command) -> None:
+        """Apply one decision: check every rule (an illegal command raises a typed
+        :class:`~cascadia.domain.errors.IllegalMoveError` and changes nothing), then
+        emit its events."""
+        if isinstance(command, Take):
+            self._take(command.tile_slot, command.wildlife_slot)
+        elif isinstance(command, PlaceTile):
+            self._place_tile(command.q, command.r, command.rotation)
+        elif isinstance(command, PlaceWildlife):
+            self._place_wildlife(command.q, command.r)
+        elif isinstance(command, ReturnWildlife):
+            self._return_wildlife()
+        elif isinstance(command, NatureFreeChoice):
+            self._spend_free_choice()
+        elif isinstance(command, NatureWipe):
+            self._spend_wipe(command.slots)
+        elif isinstance(command, WipeThree):
+            self._wipe_three()
+        else:
+            raise CommandFormatError(f"not a command: {command!r}")
+
     def wipe_three(self) -> None:
+        """:class:`WipeThree` (RULES.md 4.1)."""
+        self.execute(WipeThree())
+
+    def spend_nature(self, action: str, slots: Sequence[int] | None = None) -> None:
+        """:class:`NatureFreeChoice` (``"free_choice"``) or :class:`NatureWipe` of the
+        market tokens in ``slots`` (``"wipe"``), RULES.md 4.2."""
+        if action == "free_choice" and slots:
+            self._check_nature(action)
+            raise NatureTokenError("free choice takes no slots")
+        if action == "free_choice":
+            self.execute(NatureFreeChoice())
+        elif action == "wipe":
+            self.execute(NatureWipe(tuple(slots) if isinstance(slots, list | tuple) else (slots,)))  # type: ignore[arg-type]
+        else:
+            self._check_before_taking("spend nature tokens")
+            raise NatureTokenError(f"a nature token buys 'free_choice' or 'wipe', not {action!r}")
+
+    def take(self, tile_slot: int, wildlife_slot: int | None = None) -> None:
+        """:class:`Take` (RULES.md 4.3): the pair of ``tile_slot``, or, after buying free
+        choice, the tile of ``tile_slot`` and the token of ``wildlife_slot``."""
+        self.execute(Take(tile_slot, tile_slot if wildlife_slot is None else wildlife_slot))
+
+    def place_tile(self, q: int, r: int, rotation: int = 0) -> None:
+        """:class:`PlaceTile` (RULES.md 4.3)."""
+        self.execute(PlaceTile(q, r, rotation))
+
+    def place_wildlife(self, q: int, r: int) -> None:
+        """:class:`PlaceWildlife` (RULES.md 4.3)."""
+        self.execute(PlaceWildlife(q, r))
+
+    def return_wildlife(self) -> None:
+        """:class:`ReturnWildlife` (RULES.md 4.3)."""
+        self.execute(ReturnWildlife())
+
+    # -- what each command does ------------------------------------------------------------
+
+    def _wipe_three(self) -> None:
         """RULES.md 4.1, optional, once per turn: set aside exactly three alike tokens,
         draw three replacements, return the three; a four of a kind then follows."""
         self._check_before_taking("wipe three of a kind")
@@ -328,12 +434,9 @@ class Game:
         self._wipe(ev.OverpopulationWiped, slots, mandatory=False)
         self._wipe_four_of_a_kind()
 
-    def spend_nature(self, action: str, slots: Sequence[int] | None = None) -> None:
-        """RULES.md 4.2: spend a nature token on ``free_choice`` or on a ``wipe`` of the
-        market tokens in ``slots`` (any non-empty subset)."""
+    def _check_nature(self, action: str) -> int:
+        """RULES.md 4.2: before taking, with enough nature tokens; the cost."""
         self._check_before_taking("spend nature tokens")
-        if action not in NATURE_ACTIONS:
-            raise NatureTokenError(f"a nature token buys 'free_choice' or 'wipe', not {action!r}")
         cost = self.nature_cost()
         player = self.state.active
         if player.nature_tokens < cost:
@@ -341,13 +444,18 @@ class Game:
                 f"{player.name} has {player.nature_tokens} nature token(s); "
                 f"{action} costs {cost} (RULES.md 4.2)"
             )
-        if action == "free_choice":
-            if slots:
-                raise NatureTokenError("free choice takes no slots")
-            if self.state.turn_state.free_choice:
-                raise NatureTokenError("free choice is already bought this turn")
-            self._pay_nature(action, cost)
-            return
+        return cost
+
+    def _spend_free_choice(self) -> None:
+        """RULES.md 4.2: a nature token buys free choice of tile and token, once a turn."""
+        cost = self._check_nature("free_choice")
+        if self.state.turn_state.free_choice:
+            raise NatureTokenError("free choice is already bought this turn")
+        self._pay_nature("free_choice", cost)
+
+    def _spend_wipe(self, slots: Sequence[int]) -> None:
+        """RULES.md 4.2: a nature token wipes the market tokens of any non-empty set of slots."""
+        cost = self._check_nature("wipe")
         given = list(slots) if isinstance(slots, list | tuple) else [slots]
         if not all(_is_int(slot) for slot in given):
             raise NatureTokenError(f"a wipe names market slots by number, not {slots!r}")
@@ -356,18 +464,16 @@ class Game:
             raise NatureTokenError("a wipe needs a non-empty set of distinct market slots (RULES.md 4.2)")
         for slot in chosen:
             self._check_slot(slot, self.state.market_wildlife, "token", NatureTokenError)
-        self._pay_nature(action, cost)
+        self._pay_nature("wipe", cost)
         self._wipe(ev.WildlifeReplaced, chosen)
         self._wipe_four_of_a_kind()
 
-    def take(self, tile_slot: int, wildlife_slot: int | None = None) -> None:
-        """RULES.md 4.3: take the pair of ``tile_slot``, or, after buying free choice,
-        the tile of ``tile_slot`` and the token of ``wildlife_slot``."""
+    def _take(self, tile_slot: int, wildlife_slot: int) -> None:
+        """RULES.md 4.3: take the pair of a slot, or any tile and token after free choice."""
         self._check_not_over()
         state = self.state
         if state.turn_state.has_taken:
             raise OutOfOrderError("a tile and a token were already taken this turn")
-        wildlife_slot = tile_slot if wildlife_slot is None else wildlife_slot
         self._check_slot(tile_slot, state.market_tiles, "tile", MarketChoiceError)
         self._check_slot(wildlife_slot, state.market_wildlife, "token", MarketChoiceError)
         if tile_slot != wildlife_slot and not state.turn_state.free_choice:
@@ -384,7 +490,7 @@ class Game:
             wildlife=state.market_wildlife[wildlife_slot],
         )
 
-    def place_tile(self, q: int, r: int, rotation: int = 0) -> None:
+    def _place_tile(self, q: int, r: int, rotation: int = 0) -> None:
         """RULES.md 4.3: the taken tile goes on an empty hex that shares an edge with at
         least one of the player's tiles, in any rotation."""
         ts = self._check_holding("place a tile")
@@ -423,7 +529,7 @@ class Game:
         )
         self._end_turn_when_done()
 
-    def place_wildlife(self, q: int, r: int) -> None:
+    def _place_wildlife(self, q: int, r: int) -> None:
         """RULES.md 4.3: the taken token goes on one of the player's tiles that has no
         token and shows that species; on a keystone tile it earns a nature token."""
         ts = self._check_holding("place a wildlife token")
@@ -456,7 +562,7 @@ class Game:
             self._emit(ev.NatureTokenEarned, player=player, q=q, r=r)
         self._end_turn_when_done()
 
-    def return_wildlife(self) -> None:
+    def _return_wildlife(self) -> None:
         """RULES.md 4.3: the taken token is not placed and goes back into the bag."""
         ts = self._check_holding("return the wildlife token")
         if ts.wildlife_done:

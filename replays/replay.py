@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from cascadia.domain.state import GameState, evolve
+from cascadia.domain.timeline import TurnPoints
 from cascadia.projections.state_view import state_view
-from cascadia.replays.audit import Audit, starts_command
+from cascadia.replays.audit import Audit
 from cascadia.replays.errors import ReplayError
 from cascadia.replays.format import LogHeader, open_log
 from cascadia.replays.scores import score_sheet
@@ -73,16 +74,15 @@ def replay_log(path: str | os.PathLike[str], to: int | None = None) -> tuple[Log
 
 def _snapshots(path: str | os.PathLike[str], header: LogHeader, to: int | None) -> Iterator[Snapshot]:
     state = GameState(header.game_id)
-    due = True  # a snapshot is taken before the first command after setup or a turn's end
+    points = TurnPoints()
     shown = -1
     with open_log(path) as reader:
         for record in reader.records():
-            if to is None and due and starts_command(record):
+            event = record.to_event(header.game_id)
+            if points.before(event) is not None and to is None:
                 yield _snapshot(state)
-                due, shown = False, state.version
-            evolve(state, record.to_event(header.game_id))
-            if record.type == "TurnEnded":
-                due = True
+                shown = state.version
+            evolve(state, event)
             if record.seq == to:
                 yield _snapshot(state)
                 return

@@ -36,6 +36,7 @@ from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import Hex
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState, evolve
+from cascadia.domain.timeline import TurnPoints
 from cascadia.projections.game_scores import score_state
 from cascadia.projections.svg import (
     FONT_FAMILY,
@@ -53,9 +54,9 @@ from cascadia.projections.svg import (
     svg_open,
     token_ring_fragment,
 )
-from cascadia.replays.audit import starts_command, verify
+from cascadia.replays.audit import verify
 from cascadia.replays.errors import ReplayError
-from cascadia.replays.format import LogRecord, open_log
+from cascadia.replays.format import open_log
 
 Source = str | os.PathLike[str] | Sequence[ev.GameEvent]
 """A log file's path, or a game's events in order."""
@@ -160,11 +161,6 @@ def describe_event(event: ev.GameEvent, names: Sequence[str]) -> str:
 # -- snapshots ----------------------------------------------------------------------------
 
 
-def _starts_command(event: ev.GameEvent) -> bool:
-    """Whether ``event`` is the first event of a player's command (the replay tools' rule)."""
-    return starts_command(LogRecord(event.originator_version, event.type, event.payload(), b"", b"", 0))
-
-
 @dataclass
 class _Fragments:
     """Distinct SVG fragments, each stored once, by first appearance."""
@@ -259,17 +255,12 @@ def viewer_data(events: Sequence[ev.GameEvent]) -> ViewerData:
         )
         pending.clear()
 
-    due = False
+    points = TurnPoints()
     for event in events:
-        if due and _starts_command(event):
-            snapshot()
-            due = False
-        if not snapshots and not due and _starts_command(event):
+        if points.before(event) is not None:
             snapshot()
         evolve(state, event)
         pending.append(event)
-        if isinstance(event, ev.TurnEnded):
-            due = True
     if pending or not snapshots:
         snapshot()
     data = {
