@@ -23,6 +23,7 @@ from cascadia.cli.game_options import (
     SalmonRunsOption,
     options_from_flags,
 )
+from cascadia.domain.decisions import decisions_of
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.projections.render import render_bag, render_environment, render_market
 from cascadia.projections.state_view import state_view, visible_secret_cards
@@ -176,11 +177,12 @@ def show(
     home: HomeOption = None,
 ) -> None:
     """Show a stored game: market, bag and every player's environment."""
-    _, state = load_game(game, home, turn)
+    events, state = load_game(game, home, turn)
     if as_player is not None and not 0 <= as_player < state.player_count:
         raise InvalidOptionError(f"--as-player is a seat from 0 to {state.player_count - 1}, not {as_player}")
     if json_output:
-        print_json(state_view(state, as_player))
+        decisions = [decision.to_dict() for decision in decisions_of(events)]
+        print_json({**state_view(state, as_player), "decisions": decisions})
         return
     status = (
         "finished" if state.finished else f"turn {state.turn}, {state.players[state.current].name} to play"

@@ -115,16 +115,21 @@ class Decision:
         return {"seq": self.seq, "player": self.player, "command": command.to_dict(), "text": str(command)}
 
 
-def decisions_of(events: Iterable[ev.GameEvent]) -> Iterator[Decision]:
-    """The decisions of a game's events, in order, streaming (two events of look-ahead)."""
+def with_decisions(events: Iterable[ev.GameEvent]) -> Iterator[tuple[ev.GameEvent, Decision | None]]:
+    """Each event with the decision it starts (``None``: it starts none), streaming:
+    two events of look-ahead at most."""
     stream = Lookahead(events)
     previous = None
     while (event := stream.next()) is not None:
-        if is_decision(event, previous):
-            command = command_at(event, stream.peek)
-            if command is not None:
-                yield Decision(event.originator_version, event.player, command)  # type: ignore[attr-defined]
+        command = command_at(event, stream.peek) if is_decision(event, previous) else None
+        player: int = getattr(event, "player", -1)
+        yield event, None if command is None else Decision(event.originator_version, player, command)
         previous = event
+
+
+def decisions_of(events: Iterable[ev.GameEvent]) -> Iterator[Decision]:
+    """The decisions of a game's events, in order, streaming."""
+    return (decision for _, decision in with_decisions(events) if decision is not None)
 
 
 def commands_of(events: Iterable[ev.GameEvent]) -> list[Command]:

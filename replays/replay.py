@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from cascadia.domain.decisions import Decision, with_decisions
 from cascadia.domain.state import GameState, evolve
 from cascadia.domain.timeline import TurnPoints
 from cascadia.projections.state_view import state_view
@@ -34,6 +35,8 @@ class Snapshot:
     """Completed turns (0: the end of setup)."""
     state: GameState
     scores: dict[str, Any]
+    decisions: list[Decision] = field(default_factory=list)
+    """The decisions made since the previous snapshot (none for the first)."""
 
     @property
     def label(self) -> str:
@@ -50,12 +53,13 @@ class Snapshot:
             "finished": self.state.finished,
             "state": state_view(self.state),
             "scores": self.scores,
+            "decisions": [decision.to_dict() for decision in self.decisions],
         }
 
 
-def _snapshot(state: GameState) -> Snapshot:
+def _snapshot(state: GameState, decisions: list[Decision]) -> Snapshot:
     completed = state.turn if state.finished else state.turn - 1
-    return Snapshot(state.version, max(completed, 0), state.copy(), score_sheet(state))
+    return Snapshot(state.version, max(completed, 0), state.copy(), score_sheet(state), list(decisions))
 
 
 def replay_log(path: str | os.PathLike[str], to: int | None = None) -> tuple[LogHeader, Iterator[Snapshot]]:
@@ -75,16 +79,20 @@ def replay_log(path: str | os.PathLike[str], to: int | None = None) -> tuple[Log
 def _snapshots(path: str | os.PathLike[str], header: LogHeader, to: int | None) -> Iterator[Snapshot]:
     state = GameState(header.game_id)
     points = TurnPoints()
+    decisions: list[Decision] = []
     shown = -1
     with open_log(path) as reader:
-        for record in reader.records():
-            event = record.to_event(header.game_id)
+        events = (record.to_event(header.game_id) for record in reader.records())
+        for event, decision in with_decisions(events):
             if points.before(event) is not None and to is None:
-                yield _snapshot(state)
+                yield _snapshot(state, decisions)
+                decisions.clear()
                 shown = state.version
             evolve(state, event)
-            if record.seq == to:
-                yield _snapshot(state)
+            if decision is not None:
+                decisions.append(decision)
+            if event.originator_version == to:
+                yield _snapshot(state, decisions)
                 return
     if to is None and shown != state.version:
-        yield _snapshot(state)
+        yield _snapshot(state, decisions)
