@@ -196,10 +196,17 @@ def parse(text: object) -> Command:
         if cls is Take and "wildlife_slot" not in found:
             found["wildlife_slot"] = found["tile_slot"]
         return cls(**{key: int(value) for key, value in found.items()})
-    head = line.split(" ", 1)[0] if line else ""
-    example = next((form for form in NOTATION.split(" | ") if form.split(" ")[0] == head), None)
-    hint = f"write it like {example!r}" if example else f"moves are: {NOTATION}"
-    raise CommandFormatError(f"cannot read the move {text.strip()!r}: {hint}")
+    raise CommandFormatError(f"cannot read the move {text.strip()!r}: {_hint(line.split())}")
+
+
+def _hint(words: list[str]) -> str:
+    """The forms of the notation that start like ``words`` (all of them if none does)."""
+    forms = [form.split() for form in NOTATION.split(" | ")]
+    alike = [form for form in forms if words and form[0] == words[0]]
+    closer = [form for form in alike if len(words) > 1 and words[1].isalpha() and form[1:2] == words[1:2]]
+    if not alike:
+        return f"moves are: {NOTATION}"
+    return "write it like " + " or ".join(repr(" ".join(form)) for form in closer or alike)
 
 
 def format_command(command: Command) -> str:
