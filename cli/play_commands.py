@@ -35,7 +35,6 @@ from cascadia.cli.play_session import PlaySession, Reply, Stage, bot_for_turn, i
 from cascadia.cli.play_view import (
     board_map,
     card_rules,
-    describe_events,
     hex_list,
     market_table,
     rotation_table,
@@ -45,6 +44,7 @@ from cascadia.domain.commands import Command
 from cascadia.domain.errors import IllegalMoveError
 from cascadia.domain.game import Game
 from cascadia.domain.rng import MAX_SEED
+from cascadia.projections.describe import describe_moves
 from cascadia.projections.game_scores import score_state
 from cascadia.projections.state_view import visible_secret_cards
 
@@ -183,9 +183,9 @@ class PlayLoop:
             self.reload()
             return False
         self.game = applied.game
-        said = describe_events(applied.events, self.game.state.names)
+        said = describe_moves(applied.events, self.game.state.names)
         if said:
-            say(lead + "; ".join(said))
+            say(lead + " ".join(said))
         return True
 
     def reload(self) -> None:

@@ -31,12 +31,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cascadia.domain import events as ev
-from cascadia.domain.components import HABITATS, TILES, WILDLIFE
+from cascadia.domain.components import HABITATS, WILDLIFE
 from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import Hex
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState, evolve
 from cascadia.domain.timeline import TurnPoints
+from cascadia.projections.describe import describe_event, plural
 from cascadia.projections.game_scores import score_state
 from cascadia.projections.svg import (
     FONT_FAMILY,
@@ -60,102 +61,6 @@ from cascadia.replays.format import open_log
 
 Source = str | os.PathLike[str] | Sequence[ev.GameEvent]
 """A log file's path, or a game's events in order."""
-
-
-# -- events in words ----------------------------------------------------------------------
-
-
-def tile_text(tile_id: int) -> str:
-    """A tile in words: ``#34 mountain/prairie (elk, hawk)``; keystones say so."""
-    tile = TILES[tile_id]
-    kind = f"{tile.habitats[0]} keystone" if tile.keystone else "/".join(tile.habitats)
-    return f"#{tile_id} {kind} ({', '.join(tile.wildlife)})"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def _slot_list(slots: Sequence[int]) -> str:
-    """``slot 2`` or ``slots 0, 1, 3``."""
-    return ("slot " if len(slots) == 1 else "slots ") + ", ".join(str(s) for s in slots)
-
-
-def describe_event(event: ev.GameEvent, names: Sequence[str]) -> str:
-    """One event as a sentence, players by name."""
-
-    def who(seat: int) -> str:
-        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
-
-    e: Any = event
-    if isinstance(event, ev.GameStarted):
-        return f"Game started with seed {e.seed}: {', '.join(e.names)}."
-    if isinstance(event, ev.TileStackPrepared):
-        return f"The stack holds {e.size} tiles."
-    if isinstance(event, ev.ScoringCardsDrawn):
-        text = "Scoring cards: " + ", ".join(f"{s} {c}" for s, c in e.cards.items()) + "."
-        if e.second_cards:
-            text += " Second set: " + ", ".join(f"{s} {c}" for s, c in e.second_cards.items()) + "."
-        return text
-    if isinstance(event, ev.StarterTilesDealt):
-        return "Starter tiles: " + ", ".join(f"{who(i)} #{s}" for i, s in enumerate(e.starters)) + "."
-    if isinstance(event, ev.OpeningTilesDealt):
-        return "Opening tiles: " + "; ".join(
-            f"{who(i)} {' and '.join(tile_text(t) for t in tiles)}" for i, tiles in enumerate(e.tiles)
-        ) + "."
-    if isinstance(event, ev.SecretCardsDealt):
-        return f"Secret cards dealt face down ({_plural(len(e.species), 'player')}, one each)."
-    if isinstance(event, ev.SecretCardRevealed):
-        return f"{who(e.player)} revealed their secret card: {e.species}."
-    if isinstance(event, ev.FirstPlayerChosen):
-        return f"{who(e.seat)} plays first."
-    if isinstance(event, ev.MarketRefilled):
-        fills = [
-            f"slot {slot}: " + " + ".join(
-                part for part in (tile_text(tile) if tile is not None else "", wildlife or "") if part
-            )
-            for slot, tile, wildlife in e.fills
-        ]
-        return "Market refilled: " + ("; ".join(fills) if fills else "nothing to fill") + "."
-    if isinstance(event, ev.OverpopulationWiped):
-        if e.mandatory:
-            what = f"Overpopulation: four {e.set_aside[0]} in the market, all wiped"
-        else:
-            what = f"{who(e.player)} wiped three {e.set_aside[0]} ({_slot_list(e.slots)})"
-        text = f"{what}; drawn: {', '.join(e.drawn)}."
-        return text + (" The bag cannot break it; no further wipe." if e.unbreakable else "")
-    if isinstance(event, ev.NatureTokenSpent):
-        action = "free choice of tile and token" if e.action == "free_choice" else "a wipe of market tokens"
-        return f"{who(e.player)} spent {_plural(e.cost, 'nature token')} on {action}."
-    if isinstance(event, ev.WildlifeReplaced):
-        return (
-            f"{who(e.player)} wiped {_slot_list(e.slots)}: {', '.join(e.set_aside)} back to the bag, "
-            f"{', '.join(e.drawn)} drawn."
-        )
-    if isinstance(event, ev.PairTaken):
-        where = f"slot {e.tile_slot}" if e.tile_slot == e.wildlife_slot else (
-            f"slots {e.tile_slot} and {e.wildlife_slot}"
-        )
-        return f"{who(e.player)} took tile {tile_text(e.tile)} and a {e.wildlife} from {where}."
-    if isinstance(event, ev.TilePlaced):
-        turn = "" if TILES[e.tile].keystone else f", rotation {e.rotation}"
-        return f"{who(e.player)} placed tile #{e.tile} at ({e.q}, {e.r}){turn}."
-    if isinstance(event, ev.WildlifePlaced):
-        return f"{who(e.player)} placed the {e.wildlife} at ({e.q}, {e.r})."
-    if isinstance(event, ev.NatureTokenEarned):
-        return f"{who(e.player)} earned a nature token (keystone at ({e.q}, {e.r}))."
-    if isinstance(event, ev.WildlifeReturned):
-        return f"{who(e.player)} returned the {e.wildlife} to the bag."
-    if isinstance(event, ev.SoloPairDiscarded):
-        return (
-            f"Solo: tile {tile_text(e.tile)} (slot {e.tile_slot}) and the {e.wildlife} "
-            f"(slot {e.wildlife_slot}) leave the game."
-        )
-    if isinstance(event, ev.TurnEnded):
-        return f"End of turn {e.turn} ({who(e.player)})."
-    if isinstance(event, ev.GameEnded):
-        return f"Game over after {e.turns} turns: the stack cannot refill the market."
-    return f"{event.type}."  # pragma: no cover - every event type is named above
 
 
 # -- snapshots ----------------------------------------------------------------------------
@@ -344,7 +249,7 @@ def render_html(source: Source, *, title: str | None = None) -> str:
     first = next(e for e in events if isinstance(e, ev.GameStarted))
     cards = next((e for e in events if isinstance(e, ev.ScoringCardsDrawn)), None)
     heading = title or f"Cascadia · {', '.join(names)}"
-    facts = [f"game {data['game_id']}", f"seed {data['seed']}", _plural(len(names), "player")]
+    facts = [f"game {data['game_id']}", f"seed {data['seed']}", plural(len(names), "player")]
     changed = {k: v for k, v in first.options.items() if k != "cards"}
     default = GameOptions().to_dict()
     options = [f"{k}={v}" for k, v in sorted(changed.items()) if default.get(k) != v]
