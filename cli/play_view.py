@@ -1,6 +1,7 @@
 """What ``cascadia play`` shows: the market, a board with coordinates, the held tile's
-rotations. Pure functions that build rich renderables or text;
-printing them is :mod:`cascadia.cli.play_commands`' job.
+rotations, the scoring cards in words. Pure functions that build rich renderables or
+text; printing them is :mod:`cascadia.cli.play_commands`' job (what a move did is said
+by :mod:`cascadia.projections.describe`).
 
 The board is the text map of :mod:`cascadia.projections.render` (each hex ``HH:w``:
 habitat initials and token letter) with the axial coordinates ``q,r`` written under
