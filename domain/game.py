@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from functools import cache
 from itertools import combinations
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -344,12 +345,13 @@ class Game:
             return commands + [Take(t, w) for t, w in self.legal_takes()]
         commands = []
         if ts.tile_hex is None:
-            every = range(6) if TILES[ts.taken_tile].keystone else None  # a keystone may lie any way
-            commands += [
-                PlaceTile(q, r, turned)
-                for (q, r), rotation in self.legal_tile_placements()
-                for turned in every or (rotation,)
-            ]
+            if not self._restricts_placement():
+                for q, r in self.state.active.environment.open_hexes():
+                    commands += _placements_at(q, r)
+            else:
+                keystone = TILES[ts.taken_tile].keystone  # a keystone may lie in any rotation
+                for (q, r), rotation in self.legal_tile_placements():
+                    commands += _placements_at(q, r) if keystone else [PlaceTile(q, r, rotation)]
         if not ts.wildlife_done:
             commands += [PlaceWildlife(q, r) for q, r in self.legal_wildlife_targets()]
             commands.append(ReturnWildlife())
@@ -391,7 +393,7 @@ class Game:
         if action == "free_choice":
             self.execute(NatureFreeChoice())
         elif action == "wipe":
-            self.execute(NatureWipe(tuple(slots) if isinstance(slots, list | tuple) else (slots,)))  # type: ignore[arg-type]
+            self.execute(NatureWipe(slots))  # type: ignore[arg-type]  # execute checks the slots
         else:
             self._check_before_taking("spend nature tokens")
             raise NatureTokenError(f"a nature token buys 'free_choice' or 'wipe', not {action!r}")
@@ -707,6 +709,13 @@ class Game:
             wildlife_slot=wildlife_slot,
             wildlife=state.market_wildlife[wildlife_slot],
         )
+
+
+@cache
+def _placements_at(q: int, r: int) -> tuple[PlaceTile, ...]:
+    """The six rotations of a tile at ``(q, r)``, made once: ``legal_commands`` offers
+    a hundred placements or more per turn."""
+    return tuple(PlaceTile(q, r, rotation) for rotation in range(6))
 
 
 def _is_int(value: object) -> bool:
