@@ -6,10 +6,13 @@ its events one by one through :func:`~cascadia.domain.state.evolve`, the only co
 that changes the state. Draws are made by the command, from the game's seeded stream
 at the state's draw position, and recorded in the events; replay never draws.
 
-The active player's turn (RULES.md 4): optional :meth:`Game.wipe_three`, any number of
-:meth:`Game.spend_nature` actions, then :meth:`Game.take`, then :meth:`Game.place_tile`
-and :meth:`Game.place_wildlife` (or :meth:`Game.return_wildlife`) in either order. When
-both are done the turn ends by itself: refill, next player, four-of-a-kind check.
+Commands are values (:mod:`cascadia.domain.commands`), applied by :meth:`Game.execute`;
+:meth:`Game.legal_commands` lists the legal ones. The active player's turn (RULES.md 4):
+an optional ``WipeThree``, any number of nature-token actions (``NatureFreeChoice``,
+``NatureWipe``), then ``Take``, then ``PlaceTile`` and ``PlaceWildlife`` (or
+``ReturnWildlife``) in either order. When both are done the turn ends by itself: refill,
+next player, four-of-a-kind check. The methods :meth:`Game.take`, :meth:`Game.place_tile`
+... are shorthands for :meth:`Game.execute`.
 """
 
 from __future__ import annotations
