@@ -168,8 +168,9 @@ class PlayLoop:
             self.show_board(targets=True)
 
     def save(self, command: Command | Callable[[Game], object], lead: str) -> bool:
-        """Apply ``command`` (a command value, or a bot's ``play_turn``) to the stored game and save it at once (one attempt, on the
-        game as shown: a move is never replayed on a game that changed under the player);
+        """Apply ``command`` (a command value, or a bot's ``play_turn``) to the stored game
+        and save it at once (one attempt, on the game as shown: a move is never replayed
+        on a game that changed under the player);
         on a conflict (another writer moved first) reload the game from the store and say
         so. Whether the command was saved; an illegal one raises ``IllegalMoveError``."""
         try:
