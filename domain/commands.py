@@ -129,11 +129,6 @@ def _is_int(value: object) -> bool:
 # -- plain data ---------------------------------------------------------------------------
 
 
-def to_dict(command: Command) -> dict[str, Any]:
-    """The plain-data form of ``command`` (see :meth:`_Command.to_dict`)."""
-    return command.to_dict()
-
-
 def from_dict(data: object) -> Command:
     """The command of a plain-data form; :class:`CommandFormatError` says what is wrong."""
     if not isinstance(data, Mapping):

@@ -10,7 +10,7 @@ same seed, seats and options gives the same events again.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -122,8 +122,10 @@ def with_decisions(events: Iterable[ev.GameEvent]) -> Iterator[tuple[ev.GameEven
     previous = None
     while (event := stream.next()) is not None:
         command = command_at(event, stream.peek) if is_decision(event, previous) else None
-        player: int = getattr(event, "player", -1)
-        yield event, None if command is None else Decision(event.originator_version, player, command)
+        if command is None:
+            yield event, None
+        else:  # every event that starts a decision names its player
+            yield event, Decision(event.originator_version, event.player, command)  # type: ignore[attr-defined]
         previous = event
 
 
@@ -135,13 +137,3 @@ def decisions_of(events: Iterable[ev.GameEvent]) -> Iterator[Decision]:
 def commands_of(events: Iterable[ev.GameEvent]) -> list[Command]:
     """The commands of a game's events, in order (see :func:`decisions_of`)."""
     return [decision.command for decision in decisions_of(events)]
-
-
-def first_decision(events: Sequence[ev.GameEvent]) -> int:
-    """The index of the first decision in ``events`` (``len(events)`` when none)."""
-    previous = None
-    for index, event in enumerate(events):
-        if is_decision(event, previous):
-            return index
-        previous = event
-    return len(events)
