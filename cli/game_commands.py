@@ -27,6 +27,7 @@ from cascadia.cli.game_options import (
     options_from_flags,
 )
 from cascadia.cli.viewer_option import AsPlayerOption, viewer_of
+from cascadia.domain.decisions import decisions_of
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.projections.player_view import player_view
 from cascadia.projections.render import (
@@ -189,10 +190,11 @@ def show(
     home: HomeOption = None,
 ) -> None:
     """Show a stored game: market, bag and every player's environment."""
-    _, state = load_game(game, home, turn)
+    events, state = load_game(game, home, turn)
     view = player_view(state, viewer_of(as_player, state))
     if json_output:
-        print_json(view)
+        decisions = [decision.to_dict() for decision in decisions_of(events)]
+        print_json({**view, "decisions": decisions})
         return
     status = (
         "finished" if state.finished else f"turn {state.turn}, {state.players[state.current].name} to play"

@@ -31,19 +31,20 @@ from cascadia.cli.game_options import (
     SalmonRunsOption,
     options_from_flags,
 )
-from cascadia.cli.play_session import Command, PlaySession, Reply, Stage, bot_for_turn, is_bot, seat_names
+from cascadia.cli.play_session import PlaySession, Reply, Stage, bot_for_turn, is_bot, seat_names
 from cascadia.cli.play_view import (
     board_map,
     card_rules,
-    describe_events,
     hex_list,
     market_table,
     rotation_table,
 )
 from cascadia.cli.score_commands import sheet_table
+from cascadia.domain.commands import Command
 from cascadia.domain.errors import IllegalMoveError
 from cascadia.domain.game import Game
 from cascadia.domain.rng import MAX_SEED
+from cascadia.projections.describe import describe_moves
 from cascadia.projections.player_view import SPECTATOR, player_view
 from cascadia.projections.render import render_cards, render_options, render_score
 
@@ -151,7 +152,7 @@ class PlayLoop:
         save its events now, and show what comes next."""
         before = self.session.stage(self.game)
         try:
-            if not self.save(command.apply, lead="  done: "):
+            if not self.save(command, lead="  done: "):
                 return
         except IllegalMoveError as error:
             say(f"refused: {error}", style="red")
@@ -166,9 +167,10 @@ class PlayLoop:
         elif after is Stage.TOKEN:
             self.show_board(targets=True)
 
-    def save(self, command: Callable[[Game], object], lead: str) -> bool:
-        """Apply ``command`` to the stored game and save it at once (one attempt, on the
-        game as shown: a move is never replayed on a game that changed under the player);
+    def save(self, command: Command | Callable[[Game], object], lead: str) -> bool:
+        """Apply ``command`` (a command value, or a bot's ``play_turn``) to the stored game
+        and save it at once (one attempt, on the game as shown: a move is never replayed
+        on a game that changed under the player);
         on a conflict (another writer moved first) reload the game from the store and say
         so. Whether the command was saved; an illegal one raises ``IllegalMoveError``."""
         try:
@@ -182,9 +184,9 @@ class PlayLoop:
             self.reload()
             return False
         self.game = applied.game
-        said = describe_events(applied.events, self.game.state.names)
+        said = describe_moves(applied.events, self.game.state.names)
         if said:
-            say(lead + "; ".join(said))
+            say(lead + " ".join(said))
         return True
 
     def reload(self) -> None:

@@ -63,3 +63,8 @@ class WildlifePlacementError(IllegalMoveError):
     """A wildlife token placed where it may not go."""
 
     rule = "RULES.md 4.3"
+
+
+class CommandFormatError(CascadiaError, ValueError):
+    """A command that cannot be read: a malformed plain-data form (missing or extra
+    keys, a wrong type, an unknown command type) or text that is not the move notation."""

@@ -3,13 +3,11 @@
 The game is set up with :meth:`Game.start` from the header's seed, names, options and
 game id; the header must be exactly the one the engine writes for that game (every
 option, the drawn cards) and the game id must be derived from the setup or random
-(:func:`game_id_problem`). Every event the engine emits must equal the logged event at the same sequence
-number (type and payload, compared as canonical bytes); where the engine waits for a
-decision, the logged decision becomes the command (``PairTaken`` -> ``take``,
-``TilePlaced`` -> ``place_tile``, ``WildlifePlaced`` -> ``place_wildlife``,
-``WildlifeReturned`` -> ``return_wildlife``, ``NatureTokenSpent`` (+ the slots of the
-following ``WildlifeReplaced``) -> ``spend_nature``, an optional ``OverpopulationWiped``
--> ``wipe_three``). Since the engine draws from the seed, every recorded draw is checked
+(:func:`game_id_problem`). Every event the engine emits must equal the logged event at
+the same sequence number (type and payload, compared as canonical bytes); where the engine waits for a
+decision, the logged decision becomes the command it was
+(:func:`~cascadia.domain.decisions.command_at`, the inverse of the commands' events) and
+is executed. Since the engine draws from the seed, every recorded draw is checked
 against the seed. Finally the final score sheet is recomputed and compared with the
 trailer's. The first difference is raised as :class:`AuditDivergence`.
 """
@@ -18,10 +16,11 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from cascadia.domain.decisions import Lookahead, command_at
 from cascadia.domain.errors import CascadiaError
 from cascadia.domain.events import GameEvent
 from cascadia.domain.game import Game, derive_game_id
@@ -38,77 +37,10 @@ from cascadia.replays.format import (
 )
 from cascadia.replays.scores import final_score_sheet, first_difference, totals
 
-Command = Callable[[Game], None]
 DERIVED_ID_VERSION = 5
 """The UUID version of a game id derived from the game's setup (:func:`derive_game_id`)."""
 RANDOM_ID_VERSION = 4
 """The UUID version of a random game id (a game created with an id of its own)."""
-
-
-class RecordStream:
-    """The records of a log with a look-ahead of a few records (a wipe's slots are in
-    the record after the ``NatureTokenSpent`` that pays for it)."""
-
-    def __init__(self, records: Iterator[LogRecord]) -> None:
-        self._records = records
-        self._ahead: deque[LogRecord] = deque()
-
-    def next(self) -> LogRecord | None:
-        if self._ahead:
-            return self._ahead.popleft()
-        return next(self._records, None)
-
-    def peek(self, index: int = 0) -> LogRecord | None:
-        """The record ``index + 1`` places after the last one taken, without taking it."""
-        while len(self._ahead) <= index:
-            record = next(self._records, None)
-            if record is None:
-                return None
-            self._ahead.append(record)
-        return self._ahead[index]
-
-
-def starts_command(record: LogRecord) -> bool:
-    """Whether ``record`` is the first event of a player's command (what a turn is made of)."""
-    if record.type == "SecretCardRevealed":
-        return True
-    if record.type == "OverpopulationWiped":
-        return record.payload["mandatory"] is False
-    return record.type in _DECISION_TYPES
-
-
-_DECISION_TYPES = frozenset(
-    {"PairTaken", "TilePlaced", "WildlifePlaced", "WildlifeReturned", "NatureTokenSpent"}
-)
-
-
-def decision_command(record: LogRecord, records: RecordStream) -> Command | None:
-    """The command whose first event is ``record``, or ``None`` when ``record`` cannot be
-    the first event of a command. ``records`` gives the following records."""
-    ahead = 0
-    if record.type == "SecretCardRevealed":  # RULES.md 7.10: revealed by the first spend
-        following = records.peek(0)
-        if following is None or following.type != "NatureTokenSpent":
-            return None
-        record, ahead = following, 1
-    p = record.payload
-    if record.type == "PairTaken":
-        return lambda game: game.take(p["tile_slot"], p["wildlife_slot"])
-    if record.type == "TilePlaced":
-        return lambda game: game.place_tile(p["q"], p["r"], p["rotation"])
-    if record.type == "WildlifePlaced":
-        return lambda game: game.place_wildlife(p["q"], p["r"])
-    if record.type == "WildlifeReturned":
-        return lambda game: game.return_wildlife()
-    if record.type == "OverpopulationWiped" and p["mandatory"] is False:
-        return lambda game: game.wipe_three()
-    if record.type == "NatureTokenSpent":
-        if p["action"] != "wipe":
-            return lambda game: game.spend_nature(p["action"])
-        replaced = records.peek(ahead)
-        slots = replaced.payload["slots"] if replaced and replaced.type == "WildlifeReplaced" else []
-        return lambda game: game.spend_nature("wipe", slots)
-    return None
 
 
 def event_dict(event: GameEvent) -> dict[str, Any]:
@@ -199,7 +131,7 @@ class Audit:
     def confirmed(self) -> Iterator[tuple[GameEvent, bytes]]:
         """Every event of the log, checked against the rules, with its canonical record
         bytes (the engine's event and the logged one, which are equal)."""
-        records = RecordStream(self.reader.records())
+        records = Lookahead(self.reader.records())
         while (record := records.next()) is not None:
             if not self._pending:
                 self._decide(record, records)
@@ -220,14 +152,20 @@ class Audit:
             )
         self._check_scores()
 
-    def _decide(self, record: LogRecord, records: RecordStream) -> None:
+    def _decide(self, record: LogRecord, records: Lookahead[LogRecord]) -> None:
         """Run the command the logged decision stands for; its events become pending."""
         game = self.game
         if game.finished:
             raise AuditDivergence(
                 self.file, "unexpected", record.seq, record.as_dict(), f"the game ended at event {self.count}"
             )
-        command = decision_command(record, records)
+        game_id = self.header.game_id
+
+        def ahead(index: int) -> GameEvent | None:
+            following = records.peek(index)
+            return following.to_event(game_id) if following is not None else None
+
+        command = command_at(record.to_event(game_id), ahead)
         if command is None:
             raise AuditDivergence(
                 self.file,
@@ -237,7 +175,7 @@ class Audit:
                 f"a decision of seat {game.current_player} (turn {game.state.turn}) comes next",
             )
         try:
-            command(game)
+            game.execute(command)
         except CascadiaError as error:
             raise AuditDivergence(
                 self.file, "illegal", record.seq, record.as_dict(), f"illegal: {error}"

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from uuid import UUID
 
+from cascadia.domain.decisions import decisions_of
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
-from cascadia.replays.audit import Audit, RecordStream, decision_command, starts_command
+from cascadia.replays.audit import Audit
 from cascadia.replays.errors import ReplayError
 from cascadia.replays.format import LogEncoder, LogHeader, atomic_output, open_log, write_log
 from cascadia.replays.scores import final_score_sheet, totals
@@ -85,16 +86,11 @@ def rerun_from_turn(
         rules_version=header.rules_version,
     )
     with open_log(path) as reader:
-        records = RecordStream(reader.records())
-        for record in iter(records.next, None):
-            if not starts_command(record):
-                continue  # an event that the previous command emitted
+        events = (record.to_event(header.game_id) for record in reader.records())
+        for decision in decisions_of(events):
             if game.state.turn >= from_turn:
                 break
-            command = decision_command(record, records)
-            if command is None:  # pragma: no cover - the log was audited
-                raise RerunError(f"{path}: event {record.seq} is not a decision")
-            command(game)
+            game.execute(decision.command)
     finish(game)
     if not game.finished:
         raise RerunError(f"{path}: the new players stopped before the end of the game")

@@ -32,11 +32,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cascadia.domain import events as ev
-from cascadia.domain.components import HABITATS, TILES, WILDLIFE
+from cascadia.domain.components import HABITATS, WILDLIFE
 from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import Hex
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState, evolve
+from cascadia.domain.timeline import TurnPoints
+from cascadia.projections.describe import describe_event, plural
 from cascadia.projections.player_view import EVERYTHING, Viewer, check_viewer, player_view
 from cascadia.projections.render import render_cards
 from cascadia.projections.svg import (
@@ -55,120 +57,15 @@ from cascadia.projections.svg import (
     svg_open,
     token_ring_fragment,
 )
-from cascadia.replays.audit import starts_command, verify
+from cascadia.replays.audit import verify
 from cascadia.replays.errors import ReplayError
-from cascadia.replays.format import LogRecord, open_log
+from cascadia.replays.format import open_log
 
 Source = str | os.PathLike[str] | Sequence[ev.GameEvent]
 """A log file's path, or a game's events in order."""
 
 
-# -- events in words ----------------------------------------------------------------------
-
-
-def tile_text(tile_id: int) -> str:
-    """A tile in words: ``#34 mountain/prairie (elk, hawk)``; keystones say so."""
-    tile = TILES[tile_id]
-    kind = f"{tile.habitats[0]} keystone" if tile.keystone else "/".join(tile.habitats)
-    return f"#{tile_id} {kind} ({', '.join(tile.wildlife)})"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def _slot_list(slots: Sequence[int]) -> str:
-    """``slot 2`` or ``slots 0, 1, 3``."""
-    return ("slot " if len(slots) == 1 else "slots ") + ", ".join(str(s) for s in slots)
-
-
-def describe_event(event: ev.GameEvent, names: Sequence[str], view: Mapping[str, Any] | None = None) -> str:
-    """One event as a sentence, players by name; given a player ``view`` of the game
-    (:func:`~cascadia.projections.player_view.player_view`), as its viewer may read it:
-    the seed and the cards it may not see left out."""
-
-    def who(seat: int) -> str:
-        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
-
-    e: Any = event
-    if isinstance(event, ev.GameStarted):
-        seed = f" with seed {e.seed}" if view is None or "seed" in view else ""
-        return f"Game started{seed}: {', '.join(e.names)}."
-    if isinstance(event, ev.TileStackPrepared):
-        return f"The stack holds {e.size} tiles."
-    if isinstance(event, ev.ScoringCardsDrawn):
-        cards, second = (e.cards, e.second_cards) if view is None else (view["cards"], view["second_cards"])
-        text = f"Scoring cards: {render_cards(cards)}."
-        if second:
-            text += f" Second set: {render_cards(second)}."
-        return text
-    if isinstance(event, ev.StarterTilesDealt):
-        return "Starter tiles: " + ", ".join(f"{who(i)} #{s}" for i, s in enumerate(e.starters)) + "."
-    if isinstance(event, ev.OpeningTilesDealt):
-        return "Opening tiles: " + "; ".join(
-            f"{who(i)} {' and '.join(tile_text(t) for t in tiles)}" for i, tiles in enumerate(e.tiles)
-        ) + "."
-    if isinstance(event, ev.SecretCardsDealt):
-        return f"Secret cards dealt face down ({_plural(len(e.species), 'player')}, one each)."
-    if isinstance(event, ev.SecretCardRevealed):
-        return f"{who(e.player)} revealed their secret card: {e.species}."
-    if isinstance(event, ev.FirstPlayerChosen):
-        return f"{who(e.seat)} plays first."
-    if isinstance(event, ev.MarketRefilled):
-        fills = [
-            f"slot {slot}: " + " + ".join(
-                part for part in (tile_text(tile) if tile is not None else "", wildlife or "") if part
-            )
-            for slot, tile, wildlife in e.fills
-        ]
-        return "Market refilled: " + ("; ".join(fills) if fills else "nothing to fill") + "."
-    if isinstance(event, ev.OverpopulationWiped):
-        if e.mandatory:
-            what = f"Overpopulation: four {e.set_aside[0]} in the market, all wiped"
-        else:
-            what = f"{who(e.player)} wiped three {e.set_aside[0]} ({_slot_list(e.slots)})"
-        text = f"{what}; drawn: {', '.join(e.drawn)}."
-        return text + (" The bag cannot break it; no further wipe." if e.unbreakable else "")
-    if isinstance(event, ev.NatureTokenSpent):
-        action = "free choice of tile and token" if e.action == "free_choice" else "a wipe of market tokens"
-        return f"{who(e.player)} spent {_plural(e.cost, 'nature token')} on {action}."
-    if isinstance(event, ev.WildlifeReplaced):
-        return (
-            f"{who(e.player)} wiped {_slot_list(e.slots)}: {', '.join(e.set_aside)} set aside, "
-            f"{', '.join(e.drawn)} drawn."
-        )
-    if isinstance(event, ev.PairTaken):
-        where = f"slot {e.tile_slot}" if e.tile_slot == e.wildlife_slot else (
-            f"slots {e.tile_slot} and {e.wildlife_slot}"
-        )
-        return f"{who(e.player)} took tile {tile_text(e.tile)} and a {e.wildlife} from {where}."
-    if isinstance(event, ev.TilePlaced):
-        turn = "" if TILES[e.tile].keystone else f", rotation {e.rotation}"
-        return f"{who(e.player)} placed tile #{e.tile} at ({e.q}, {e.r}){turn}."
-    if isinstance(event, ev.WildlifePlaced):
-        return f"{who(e.player)} placed the {e.wildlife} at ({e.q}, {e.r})."
-    if isinstance(event, ev.NatureTokenEarned):
-        return f"{who(e.player)} earned a nature token (keystone at ({e.q}, {e.r}))."
-    if isinstance(event, ev.WildlifeReturned):
-        return f"{who(e.player)} returned the {e.wildlife} to the bag."
-    if isinstance(event, ev.SoloPairDiscarded):
-        return (
-            f"Solo: tile {tile_text(e.tile)} (slot {e.tile_slot}) and the {e.wildlife} "
-            f"(slot {e.wildlife_slot}) leave the game."
-        )
-    if isinstance(event, ev.TurnEnded):
-        return f"End of turn {e.turn} ({who(e.player)})."
-    if isinstance(event, ev.GameEnded):
-        return f"Game over after {e.turns} turns: the stack cannot refill the market."
-    return f"{event.type}."  # pragma: no cover - every event type is named above
-
-
 # -- snapshots ----------------------------------------------------------------------------
-
-
-def _starts_command(event: ev.GameEvent) -> bool:
-    """Whether ``event`` is the first event of a player's command (the replay tools' rule)."""
-    return starts_command(LogRecord(event.originator_version, event.type, event.payload(), b"", b"", 0))
 
 
 @dataclass
@@ -271,17 +168,12 @@ def viewer_data(events: Sequence[ev.GameEvent], viewer: Viewer = EVERYTHING) -> 
         )
         pending.clear()
 
-    due = False
+    points = TurnPoints()
     for event in events:
-        if due and _starts_command(event):
-            snapshot()
-            due = False
-        if not snapshots and not due and _starts_command(event):
+        if points.before(event) is not None:
             snapshot()
         evolve(state, event)
         pending.append(event)
-        if isinstance(event, ev.TurnEnded):
-            due = True
     if pending or not snapshots:
         snapshot()
     data = {
@@ -368,7 +260,7 @@ def render_html(source: Source, *, title: str | None = None, viewer: Viewer = EV
     first = next(e for e in events if isinstance(e, ev.GameStarted))
     heading = title or f"Cascadia · {', '.join(names)}"
     seed = [f"seed {data['seed']}"] if "seed" in data else []
-    facts = [f"game {data['game_id']}", *seed, _plural(len(names), "player")]
+    facts = [f"game {data['game_id']}", *seed, plural(len(names), "player")]
     changed = {k: v for k, v in first.options.items() if k != "cards"}
     default = GameOptions().to_dict()
     options = [f"{k}={v}" for k, v in sorted(changed.items()) if default.get(k) != v]

@@ -3,8 +3,6 @@ save, retry on a version conflict), simulate and store."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 from cascadia.application.games import (
     CommandConflictError,
@@ -17,7 +15,8 @@ from cascadia.application.simulation import simulate_and_store
 from cascadia.application.store import GameNotFoundError, GameStore
 from cascadia.bots.random_bot import RandomBot
 from cascadia.bots.registry import play_game
-from cascadia.domain.errors import InvalidOptionError, MarketChoiceError
+from cascadia.domain.commands import Take
+from cascadia.domain.errors import InvalidOptionError, MarketChoiceError, OutOfOrderError
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 
@@ -112,21 +111,17 @@ def test_the_callers_copy_is_used_for_the_first_attempt(store):
         apply_command(store, game.id, lambda g: None, game=Game.start(6))
 
 
-@dataclass(frozen=True)
-class _Take:
-    slot: tuple[int, int]
-
-
-class _GameWithExecute(Game):
-    def execute(self, command: _Take) -> None:
-        self.take(*command.slot)
-
-
-def test_a_command_value_goes_to_game_execute():
-    game = _GameWithExecute(Game.start(5, 2).state)
-    slot = game.legal_takes()[0]
-    execute_command(game, _Take(slot))
+def test_a_command_value_goes_to_game_execute(store):
+    game = Game.start(5, 2)
+    take = next(c for c in game.legal_commands() if isinstance(c, Take))
+    execute_command(game, take)
     assert [e.type for e in game.collect_events()][-1] == "PairTaken"
+    stored = start_game(store, 5, ["ann", "bob"])
+    applied = apply_command(store, stored.id, take)
+    assert [e.type for e in applied.events] == ["PairTaken"]
+    with pytest.raises(OutOfOrderError):
+        apply_command(store, stored.id, take)  # taken already: refused, nothing saved
+    assert store.game(stored.id).version == applied.game.version
 
 
 def test_simulate_and_store_checks_the_setup_before_storing(store):
