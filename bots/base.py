@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 from uuid import UUID
 
 from cascadia.domain.commands import Command
@@ -11,6 +11,7 @@ from cascadia.domain.game import Game
 from cascadia.domain.rng import DrawStream
 
 
+@runtime_checkable
 class Bot(Protocol):
     """A player of the active seat: :meth:`choose` gives its next decision (a legal
     command for ``game`` as it stands); :meth:`play_turn` executes its decisions until

@@ -19,8 +19,15 @@ from typing import Annotated, Any
 from uuid import UUID
 
 import typer
-from cascadia.application.games import CommandConflictError, GameAlreadyStoredError, apply_command, start_game
+from cascadia.application.games import (
+    CommandConflictError,
+    GameAlreadyStoredError,
+    apply_command,
+    play_bot_turn,
+    start_game,
+)
 from cascadia.application.store import GameStore
+from cascadia.bots.base import Bot
 from cascadia.cli.common import HomeOption, JsonOption, console, fail, open_store, print_json
 from cascadia.cli.game_options import (
     BalancedBagOption,
@@ -42,7 +49,6 @@ from cascadia.cli.play_view import (
 from cascadia.cli.score_commands import sheet_table
 from cascadia.domain.commands import Command
 from cascadia.domain.errors import IllegalMoveError
-from cascadia.domain.game import Game
 from cascadia.domain.rng import MAX_SEED
 from cascadia.projections.describe import describe_moves
 from cascadia.projections.player_view import SPECTATOR, player_view
@@ -105,7 +111,7 @@ class PlayLoop:
         if stage is Stage.BOT:
             state = game.state
             who = f"turn {state.turn} · {state.active.name} (seat {state.current}): "
-            self.save(bot_for_turn(state).play_turn, lead=who)
+            self.save(bot_for_turn(state), lead=who)
             return
         self.show_turn_start()
         automatic = self.session.automatic(game)
@@ -167,14 +173,17 @@ class PlayLoop:
         elif after is Stage.TOKEN:
             self.show_board(targets=True)
 
-    def save(self, command: Command | Callable[[Game], object], lead: str) -> bool:
-        """Apply ``command`` (a command value, or a bot's ``play_turn``) to the stored game
+    def save(self, command: Command | Bot, lead: str) -> bool:
+        """Apply ``command`` (a command value, or a bot's whole turn) to the stored game
         and save it at once (one attempt, on the game as shown: a move is never replayed
         on a game that changed under the player);
         on a conflict (another writer moved first) reload the game from the store and say
         so. Whether the command was saved; an illegal one raises ``IllegalMoveError``."""
         try:
-            applied = apply_command(self.store, self.game_id, command, attempts=1, game=self.game)
+            if isinstance(command, Bot):
+                applied = play_bot_turn(self.store, self.game_id, command, attempts=1, game=self.game)
+            else:
+                applied = apply_command(self.store, self.game_id, command, attempts=1, game=self.game)
         except CommandConflictError:
             say(
                 "The game was changed elsewhere (another window or player moved first): "
