@@ -7,8 +7,11 @@ is skipped, so running an ingest twice adds nothing. Games are decoded into colu
 (:mod:`cascadia.analytics.rows`) and written once per batch of
 :data:`DEFAULT_BATCH_GAMES` games (:mod:`cascadia.analytics.storage`).
 
-A log or stored game that cannot be read or replayed is reported as a :class:`Problem`
-(``corrupt``) and skipped; the rest goes on. A game that has not ended is reported as
+A log is audited in full before anything of it is added (nothing enters the tables that
+``cascadia audit`` would refuse); games from the event store were verified when they
+were stored (played by the engine, or imported after an audit) and are taken as they
+are. A log or stored game that cannot be read, audited or replayed is reported as a
+:class:`Problem` (``corrupt``) and skipped; the rest goes on. A game that has not ended is reported as
 ``unfinished`` and skipped (only finished games are analysed).
 
 A source that is read incrementally (the event store's notification log) is tracked:
@@ -32,6 +35,7 @@ from cascadia.domain.errors import CascadiaError
 from cascadia.domain.events import GameEvent
 from cascadia.domain.game import Game
 from cascadia.domain.state import GameState
+from cascadia.replays.audit import Audit
 from cascadia.replays.files import log_files
 from cascadia.replays.format import open_log
 
@@ -139,6 +143,8 @@ class Ingest:
         self.report = IngestReport()
         self._batch = BatchColumns()
         self._known: set[str] = set()
+        self._before: frozenset[str] = frozenset()
+        """The games ingested before this run (``_known`` adds those of this run)."""
         self._tracking: tuple[str, int] | None = None
         self._writing: Any = None
         self._started = 0.0
@@ -148,6 +154,7 @@ class Ingest:
         self._writing = self.storage.writing()
         self._writing.__enter__()
         self._known = self.storage.ingested_game_ids()
+        self._before = frozenset(self._known)
         return self
 
     def __exit__(
@@ -168,6 +175,10 @@ class Ingest:
     def is_ingested(self, game_id: object) -> bool:
         """Whether a game with this id is ingested (or waiting in the current batch)."""
         return str(game_id) in self._known
+
+    def ingested_before(self, game_id: object) -> bool:
+        """Whether a game with this id was ingested before this run started."""
+        return str(game_id) in self._before
 
     def problem(self, source: str, error: BaseException) -> None:
         """Record a skipped game or log."""
@@ -234,18 +245,23 @@ class Ingest:
             progress.advance()
 
     def add_logs(self, files: Sequence[Path], progress: ProgressSink | None = None) -> None:
-        """Add the games of log files; a damaged log is reported and skipped."""
+        """Add the games of log files, each audited in full first (replays/audit.py), as
+        ``import`` does: a log that the audit refuses is reported and skipped, and nothing
+        of it enters the tables. The audit streams the log one frame at a time and stops
+        at the first divergence, so a hostile log is never held in memory; the events it
+        confirms are the engine's, as many as the rules allow."""
         progress = progress or _NoProgress()
         progress.start(len(files), "logs")
         for path in files:
             source = str(path)
             try:
                 with open_log(path) as reader:
-                    game_id = reader.header.game_id
-                    if self.is_ingested(game_id):
+                    if self.is_ingested(reader.header.game_id):
                         self.report.already += 1
                     else:
-                        self.add([record.to_event(game_id) for record in reader.records()], source=source)
+                        audit = Audit(reader)
+                        events = list(audit.events())
+                        self.add(events, audit.game.state, source=source)
             except (OSError, *DATA_ERRORS) as error:
                 self.problem(source, error)
             progress.advance()

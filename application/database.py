@@ -140,7 +140,10 @@ def describe(settings: Mapping[str, str | None]) -> str:
     """Where ``settings`` keep the events, as a URL without the password."""
     module = settings.get("PERSISTENCE_MODULE") or ""
     if module == SQLITE_MODULE:
-        return f"sqlite:{settings.get('SQLITE_DBNAME')}"
+        name = settings.get("SQLITE_DBNAME") or ""
+        if name.startswith("file:"):  # a URI, e.g. a store opened read-only: its file
+            name = unquote(urlsplit(name).path)
+        return f"sqlite:{name}"
     if module == POSTGRES_MODULE:
         where = (
             f"postgresql://{settings.get('POSTGRES_USER')}@{settings.get('POSTGRES_HOST')}:"

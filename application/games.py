@@ -15,18 +15,14 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from cascadia.application.store import GameConflictError, GameStore
+from cascadia.bots.base import Bot
+from cascadia.domain.commands import Command
 from cascadia.domain.errors import CascadiaError
 from cascadia.domain.events import GameEvent
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 
 DEFAULT_ATTEMPTS = 3
-
-GameCommand = Callable[[Game], object] | object
-"""A command: for now a callable that issues it on a game (e.g. ``lambda g: g.take(2)``,
-or a bot's ``play_turn``), or a command value for ``Game.execute`` (see
-:func:`execute_command`)."""
-
 
 class GameAlreadyStoredError(CascadiaError):
     """A new game whose id (derived from its seed, seats and options) is already stored."""
@@ -78,40 +74,44 @@ def start_game(
     return game
 
 
-def execute_command(game: Game, command: GameCommand) -> None:
-    """Issue ``command`` on ``game``: a callable is called with the game, any other value
-    goes to ``game.execute`` (the command values of ``domain/commands.py``).
-
-    Once ``Game.execute`` is merged and every caller passes command values, the body of
-    this function becomes the one line ``game.execute(command)``."""
-    if callable(command):
-        command(game)
-    else:
-        game.execute(command)  # type: ignore[attr-defined]
-
-
 def apply_command(
     store: GameStore,
     game_id: UUID,
-    command: GameCommand,
+    command: Command,
     *,
     attempts: int = DEFAULT_ATTEMPTS,
     game: Game | None = None,
 ) -> AppliedCommand:
-    """Load the game, execute ``command``, save its events; on a version conflict reload
-    and execute it again, ``attempts`` times in all, then raise :class:`CommandConflictError`.
+    """Load the game, execute ``command`` (a command value of ``domain/commands.py``),
+    save its events; on a version conflict reload and execute it again, ``attempts``
+    times in all, then raise :class:`CommandConflictError`.
 
     ``game``: the caller's copy of the stored game, used for the first attempt instead of
     loading it (it must hold no unsaved events; it is spent either way). An illegal
     command raises the engine's ``IllegalMoveError`` with nothing saved;
     ``GameNotFoundError`` if there is no such game."""
+    return _change(store, game_id, lambda current: current.execute(command), attempts, game)
+
+
+def play_bot_turn(
+    store: GameStore, game_id: UUID, bot: Bot, *, attempts: int = DEFAULT_ATTEMPTS, game: Game | None = None
+) -> AppliedCommand:
+    """Let ``bot`` play the active seat's whole turn and save it in one write, with the
+    same conflict handling as :func:`apply_command`."""
+    return _change(store, game_id, bot.play_turn, attempts, game)
+
+
+def _change(
+    store: GameStore, game_id: UUID, change: Callable[[Game], object], attempts: int, game: Game | None
+) -> AppliedCommand:
+    """Load (or take ``game``), change, save; on a version conflict reload and change again."""
     if attempts < 1:
         raise ValueError(f"attempts must be at least 1, not {attempts}")
     if game is not None and game.id != game_id:
         raise ValueError(f"the game given is {game.id}, not {game_id}")
     for attempt in range(1, attempts + 1):
         current = game if attempt == 1 and game is not None else store.game(game_id)
-        execute_command(current, command)
+        change(current)
         events = current.collect_events()
         try:
             if events:

@@ -28,8 +28,8 @@ def add_store(ingest: Ingest, store: GameStore, progress: ProgressSink | None = 
         progress.start(len(ended), "stored games")
     for position, game_id in ended:
         source = f"stored game {game_id}"
-        if ingest.is_ingested(game_id):
-            ingest.report.already += 1
+        if ingest.is_ingested(game_id):  # one added earlier in this run is not counted
+            ingest.report.already += ingest.ingested_before(game_id)
         else:
             try:
                 events = store.game_events(game_id)

@@ -109,7 +109,7 @@ class GameStore(Application[UUID]):
         module = environment.get("PERSISTENCE_MODULE")
         if module == SQLITE_MODULE:
             dbname = environment.get("SQLITE_DBNAME") or ""
-            if dbname and ":memory:" not in dbname:
+            if dbname and ":memory:" not in dbname and not dbname.startswith("file:"):
                 Path(dbname).parent.mkdir(parents=True, exist_ok=True)
         elif module == POSTGRES_MODULE:
             require_psycopg()

@@ -1,19 +1,62 @@
-"""What a bot is: something that plays the active player's whole turn with legal commands."""
+"""What a bot is: a player that chooses the active seat's decisions as command values."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Iterator
+from typing import Protocol, runtime_checkable
+from uuid import UUID
 
+from cascadia.domain.commands import Command
 from cascadia.domain.game import Game
 from cascadia.domain.rng import DrawStream
 
 
+@runtime_checkable
 class Bot(Protocol):
-    """A player that takes the active seat's turn by issuing legal commands on ``game``."""
+    """A player of the active seat: :meth:`choose` gives its next decision (a legal
+    command for ``game`` as it stands); :meth:`play_turn` executes its decisions until
+    the turn is over."""
 
     name: str
 
+    def choose(self, game: Game) -> Command: ...
+
     def play_turn(self, game: Game) -> None: ...
+
+
+class PlanningBot:
+    """A bot that plans a turn at a time: :meth:`plan` yields the turn's commands one by
+    one and reads the game again after each (the caller executes each command before it
+    asks for the next), so a plan can depend on what a wipe drew."""
+
+    name = "planning"
+
+    def __init__(self) -> None:
+        self._plan: Iterator[Command] | None = None
+        self._at: tuple[UUID, int, int] = (UUID(int=0), -1, -1)
+        """The game, turn and version of the last choice."""
+
+    def plan(self, game: Game) -> Iterator[Command]:
+        """The commands of the active seat's turn, in order."""
+        raise NotImplementedError
+
+    def choose(self, game: Game) -> Command:
+        """The next command of the turn's plan; a new plan for a new turn (or another
+        game, or when the last choice was not executed)."""
+        game_id, turn, version = self._at
+        if self._plan is None or (game_id, turn) != (game.id, game.state.turn) or game.version <= version:
+            self._plan = self.plan(game)
+        command = next(self._plan, None)
+        if command is None:
+            raise AssertionError(f"{self.name}: the plan ended before the turn did")
+        self._at = (game.id, game.state.turn, game.version)
+        return command
+
+    def play_turn(self, game: Game) -> None:
+        """Execute this bot's decisions until the active seat's turn is over."""
+        turn = game.state.turn
+        while not game.finished and game.state.turn == turn:
+            game.execute(self.choose(game))
 
 
 def bot_stream(name: str, seed: int, seat: int) -> DrawStream:

@@ -20,8 +20,10 @@ deterministic. It never uses the optional wipes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
+from cascadia.bots.base import PlanningBot
+from cascadia.domain.commands import Command, NatureFreeChoice, PlaceTile, PlaceWildlife, ReturnWildlife, Take
 from cascadia.domain.components import TILES
 from cascadia.domain.environment import Environment
 from cascadia.domain.game import Game
@@ -33,12 +35,13 @@ from cascadia.projections.wildlife import card_scorer
 Placement = tuple[Hex, int]
 
 
-class GreedyBot:
+class GreedyBot(PlanningBot):
     """Maximises its own score after this turn, one turn at a time."""
 
     name = "greedy"
 
     def __init__(self, seed: int, seat: int) -> None:
+        super().__init__()
         self.seat = seat
         self._points: dict[tuple[str, frozenset[tuple[Hex, str]]], int] = {}
         self._corridors: dict[tuple[int, int], dict[str, int]] = {}
@@ -66,7 +69,7 @@ class GreedyBot:
             points = self._points[key] = card_scorer(species, card)(wildlife, options)
         return points
 
-    def play_turn(self, game: Game) -> None:
+    def plan(self, game: Game) -> Iterator[Command]:
         state = game.state
         turn = _TurnEvaluator(
             game,
@@ -78,13 +81,10 @@ class GreedyBot:
         best = turn.best_choice()
         (tile_slot, wildlife_slot), free_choice, (h, rotation), target = best
         if free_choice:
-            game.spend_nature("free_choice")
-        game.take(tile_slot, wildlife_slot)
-        game.place_tile(h[0], h[1], rotation)
-        if target is None:
-            game.return_wildlife()
-        else:
-            game.place_wildlife(*target)
+            yield NatureFreeChoice()
+        yield Take(tile_slot, wildlife_slot)
+        yield PlaceTile(h[0], h[1], rotation)
+        yield ReturnWildlife() if target is None else PlaceWildlife(*target)
 
 
 class _TurnEvaluator:

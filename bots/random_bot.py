@@ -2,50 +2,68 @@
 
 from __future__ import annotations
 
-from cascadia.bots.base import bot_stream
+from collections.abc import Iterator, Sequence
+from typing import TypeVar
+
+from cascadia.bots.base import PlanningBot, bot_stream
+from cascadia.domain.commands import (
+    Command,
+    NatureFreeChoice,
+    NatureWipe,
+    PlaceTile,
+    PlaceWildlife,
+    ReturnWildlife,
+    Take,
+    WipeThree,
+)
 from cascadia.domain.game import Game
+from cascadia.domain.hexgrid import distinct_rotations
+
+T = TypeVar("T")
 
 
-class RandomBot:
-    """Each decision is a uniform choice among the legal ones: sometimes the optional
-    three-of-a-kind wipe, sometimes a nature-token action, then any pair (or any tile and
-    token after free choice), any open hex and rotation, any legal token target or none."""
+class RandomBot(PlanningBot):
+    """Each decision is a uniform choice among the legal ones (:meth:`Game.legal_commands`):
+    sometimes the optional three-of-a-kind wipe, sometimes a nature-token action (a wipe
+    of a random set of slots), then any take, any tile placement (one per distinct
+    layout: a keystone once, not in its six identical rotations), any token target or
+    none. Its draws are those of the first version of this bot, so the games it played
+    stay the same."""
 
     name = "random"
 
     def __init__(self, seed: int, seat: int) -> None:
+        super().__init__()
         self._rng = bot_stream(self.name, seed, seat)
 
-    def _pick(self, options: list) -> object:
+    def _pick(self, options: Sequence[T]) -> T:
         return options[self._rng.next(len(options))]
 
     def _chance(self, one_in: int) -> bool:
         return self._rng.next(one_in) == 0
 
-    def play_turn(self, game: Game) -> None:
+    def plan(self, game: Game) -> Iterator[Command]:
         if game.can_wipe_three() and self._chance(2):
-            game.wipe_three()
+            yield WipeThree()
         while (actions := game.nature_actions()) and self._chance(3):
-            action = self._pick(actions)
-            if action == "wipe":
+            if self._pick(actions) == "wipe":
                 size = len(game.state.market_wildlife)
-                slots = [s for s in range(size) if self._chance(2)] or [self._rng.next(size)]
-                game.spend_nature("wipe", slots)
+                yield NatureWipe(tuple(s for s in range(size) if self._chance(2)) or (self._rng.next(size),))
             else:
-                game.spend_nature("free_choice")
-        tile_slot, wildlife_slot = self._pick(game.legal_takes())
-        game.take(tile_slot, wildlife_slot)
+                yield NatureFreeChoice()
+        yield self._pick([c for c in game.legal_commands() if isinstance(c, Take)])
         token_first = self._chance(4)
         if token_first:
-            self._place_wildlife(game)
-        (q, r), rotation = self._pick(game.legal_tile_placements())
-        game.place_tile(q, r, rotation)
+            yield self._wildlife(game)
+        layouts = distinct_rotations(game.state.turn_state.taken_tile)  # type: ignore[arg-type]
+        yield self._pick(
+            [c for c in game.legal_commands() if isinstance(c, PlaceTile) and c.rotation in layouts]
+        )
         if not token_first:
-            self._place_wildlife(game)
+            yield self._wildlife(game)
 
-    def _place_wildlife(self, game: Game) -> None:
-        targets = game.legal_wildlife_targets()
+    def _wildlife(self, game: Game) -> Command:
+        targets = [c for c in game.legal_commands() if isinstance(c, PlaceWildlife)]
         if not targets or self._chance(10):
-            game.return_wildlife()
-        else:
-            game.place_wildlife(*self._pick(targets))
+            return ReturnWildlife()
+        return self._pick(targets)

@@ -10,7 +10,7 @@ from cascadia.bots.greedy_bot import GreedyBot
 from cascadia.bots.random_bot import RandomBot
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import Game
-from cascadia.domain.options import GameOptions
+from cascadia.domain.options import RULES_VERSION, GameOptions
 from cascadia.domain.rng import MAX_SEED, draw
 from cascadia.domain.state import GameState
 
@@ -43,12 +43,16 @@ def seat_bots(bot_spec: str, players: int) -> list[str]:
 
 
 def play_game(
-    seed: int, bot_names: Sequence[str], options: GameOptions | None = None, game_id: UUID | None = None
+    seed: int,
+    bot_names: Sequence[str],
+    options: GameOptions | None = None,
+    game_id: UUID | None = None,
+    rules_version: str = RULES_VERSION,
 ) -> Game:
-    """Set up a game with one seat per bot (``game_id``: its id if already derived) and
-    let the bots play it to the end."""
+    """Set up a game with one seat per bot (``game_id``: its id if already derived) under
+    ``rules_version`` and let the bots play it to the end."""
     bots = make_bots(bot_names, seed)
-    game = Game.start(seed, list(bot_names), options, game_id)
+    game = Game.start(seed, list(bot_names), options, game_id, rules_version=rules_version)
     continue_game(game, bots)
     return game
 

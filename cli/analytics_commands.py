@@ -19,9 +19,11 @@ from cascadia.analytics.stats import (
     score_stats,
     seat_stats,
 )
+from cascadia.analytics.storage import ANALYTICS_DIR
 from cascadia.application.ingest import add_store
-from cascadia.application.store import data_home
 from cascadia.cli.common import HomeOption, JsonOption, console, err_console, open_store, print_json
+from cascadia.cli.data_home import require_data, require_writable
+from cascadia.cli.replay_commands import say_skipped
 from cascadia.replays.files import log_files
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
@@ -78,8 +80,9 @@ def ingest(
     A log that cannot be read is reported and skipped; the exit code is then 1."""
     if not paths and not from_store:
         raise typer.BadParameter("give log files or folders, or --from-store")
-    files = log_files(paths or [])
-    with _progress_bar(json_output) as bar, Ingest(data_home(home)) as run:
+    files = log_files(paths or [], on_skip=say_skipped)
+    folder = require_writable(home, ANALYTICS_DIR)
+    with _progress_bar(json_output) as bar, Ingest(folder) as run:
         sink = _RichProgress(bar)
         if from_store:
             add_store(run, open_store(home), sink)
@@ -143,7 +146,7 @@ def _show(data: Any, json_output: bool, render: Callable[[Any], None], empty: bo
 
 
 def _open(home: str | None) -> AnalyticsDB:
-    return AnalyticsDB(data_home(home))
+    return AnalyticsDB(require_data(home))
 
 
 # -- stats ----------------------------------------------------------------------------------

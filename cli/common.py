@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import sys
 from typing import Annotated, Any
 
 import typer
 from cascadia.application.store import GameStore
+from cascadia.cli.data_home import read_only_env, require_writable_store
 from cascadia.domain.errors import CascadiaError
 from cascadia.domain.events import GameEvent
 from cascadia.domain.game import Game
@@ -32,8 +34,14 @@ HomeOption = Annotated[
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 
 
-def open_store(home: str | None) -> GameStore:
-    return GameStore(home)
+def open_store(home: str | None, write: bool = False) -> GameStore:
+    """The event store of the data directory. A reading command (``write=False``) creates
+    nothing and opens a SQLite store read-only; a writing one first checks that it can
+    write there (cli/data_home.py)."""
+    if write:
+        require_writable_store(home)
+        return GameStore(home)
+    return GameStore(home, env=read_only_env(home))
 
 
 def load_game(game: str, home: str | None, turn: int | None = None) -> tuple[list[GameEvent], GameState]:
@@ -71,6 +79,9 @@ def run_app(app: typer.Typer) -> int:
         return 1
     except PersistenceError as error:
         err_console.print(f"error: event store: {error}", markup=False)
+        return 1
+    except sqlite3.Error as error:  # a database file that cannot be used (damaged, locked)
+        err_console.print(f"error: database: {error}", markup=False)
         return 1
     except OSError as error:
         where = f": {error.filename}" if error.filename else ""

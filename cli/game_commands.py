@@ -8,12 +8,15 @@ from typing import Annotated
 
 import typer
 from cascadia.analytics.ingest import Ingest
+from cascadia.analytics.storage import ANALYTICS_DIR
+from cascadia.application.ingest import add_store
 from cascadia.application.simulation import simulate_and_store
 from cascadia.application.store import data_home
 from cascadia.bots.registry import seat_bots
 from cascadia.bots.simulation import Shard, parse_seed_range
 from cascadia.bots.tally import Tally
 from cascadia.cli.common import HomeOption, JsonOption, console, load_game, open_store, print_json
+from cascadia.cli.data_home import require_writable
 from cascadia.cli.game_options import (
     BalancedBagOption,
     CardsOption,
@@ -23,9 +26,18 @@ from cascadia.cli.game_options import (
     SalmonRunsOption,
     options_from_flags,
 )
+from cascadia.cli.viewer_option import AsPlayerOption, viewer_of
+from cascadia.domain.decisions import decisions_of
 from cascadia.domain.errors import InvalidOptionError
-from cascadia.projections.render import render_bag, render_environment, render_market
-from cascadia.projections.state_view import state_view, visible_secret_cards
+from cascadia.projections.player_view import player_view
+from cascadia.projections.render import (
+    render_bag,
+    render_cards,
+    render_environment,
+    render_market,
+    render_options,
+    render_secret_card,
+)
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -91,7 +103,9 @@ def simulate(
     todo = part.seeds(first, stop)
     options = options_from_flags(cards, balanced_bag, salmon_runs, elk_rings, no_majority, rule)
     names = seat_bots(bot, players)
-    store = open_store(home)
+    store = open_store(home, write=True)
+    if ingest:
+        require_writable(home, ANALYTICS_DIR)
     outcomes = simulate_and_store(store, todo, names, options, workers=workers)  # checks the setup first
     stored = skipped = 0
     tally = Tally()
@@ -122,6 +136,8 @@ def simulate(
                 if json_output:
                     print_json(line)
                 progress.advance(task)
+            if analytics is not None:  # games an interrupted run stored but did not ingest
+                add_store(analytics, store)
     elapsed = time.perf_counter() - started
     if not json_output:
         sharded = f" [shard {part}]" if shard is not None else ""
@@ -169,36 +185,33 @@ def show(
         int | None,
         typer.Option("--turn", "-t", help="State at the end of this turn (0: after setup)."),
     ] = None,
-    as_player: Annotated[
-        int | None, typer.Option("--as-player", help="Show only what this seat may see (secret cards).")
-    ] = None,
+    as_player: AsPlayerOption = None,
     json_output: JsonOption = False,
     home: HomeOption = None,
 ) -> None:
     """Show a stored game: market, bag and every player's environment."""
-    _, state = load_game(game, home, turn)
-    if as_player is not None and not 0 <= as_player < state.player_count:
-        raise InvalidOptionError(f"--as-player is a seat from 0 to {state.player_count - 1}, not {as_player}")
+    events, state = load_game(game, home, turn)
+    view = player_view(state, viewer_of(as_player, state))
     if json_output:
-        print_json(state_view(state, as_player))
+        decisions = [decision.to_dict() for decision in decisions_of(events)]
+        print_json({**view, "decisions": decisions})
         return
     status = (
         "finished" if state.finished else f"turn {state.turn}, {state.players[state.current].name} to play"
     )
-    console.print(f"game {state.game_id}  seed {state.seed}  {status}", markup=False)
-    console.print("cards: " + ", ".join(f"{s} {c}" for s, c in state.cards.items()), markup=False)
-    if state.second_cards:
-        console.print(
-            "second set: " + ", ".join(f"{s} {c}" for s, c in state.second_cards.items()), markup=False
-        )
-    if changed := state.options.changed():
-        console.print("options: " + ", ".join(f"{k}={v}" for k, v in changed.items()), markup=False)
-    secrets = visible_secret_cards(state, as_player)
+    seed = f"  seed {view['seed']}" if "seed" in view else ""
+    console.print(f"game {state.game_id}{seed}  {status}", markup=False)
+    console.print(f"cards: {render_cards(view['cards'])}", markup=False)
+    if view["second_cards"]:
+        console.print(f"second set: {render_cards(view['second_cards'])}", markup=False)
+    if changed := render_options(view["options"]):
+        console.print(f"options: {changed}", markup=False)
     if not state.finished:
         console.print(f"market: {render_market(state)}", markup=False)
     console.print(f"bag: {render_bag(state)}   stack: {state.stack_size}", markup=False)
+    secrets = view["secret_cards"]
     for seat, player in enumerate(state.players):
-        secret = f", secret card {secrets[seat] or 'hidden'}" if secrets else ""
+        secret = f", secret card {render_secret_card(secrets[seat])}" if secrets else ""
         console.print(
             f"\nseat {seat} {player.name}: {player.nature_tokens} nature token(s){secret}", markup=False
         )

@@ -15,12 +15,19 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 import typer
-from cascadia.application.games import CommandConflictError, GameAlreadyStoredError, apply_command, start_game
+from cascadia.application.games import (
+    CommandConflictError,
+    GameAlreadyStoredError,
+    apply_command,
+    play_bot_turn,
+    start_game,
+)
 from cascadia.application.store import GameStore
+from cascadia.bots.base import Bot
 from cascadia.bots.registry import bot_for_turn
 from cascadia.cli.common import HomeOption, JsonOption, console, fail, open_store, print_json
 from cascadia.cli.game_options import (
@@ -32,21 +39,21 @@ from cascadia.cli.game_options import (
     SalmonRunsOption,
     options_from_flags,
 )
-from cascadia.cli.play_session import Command, PlaySession, Reply, Stage, is_bot, seat_names
+from cascadia.cli.play_session import PlaySession, Reply, Stage, is_bot, seat_names
 from cascadia.cli.play_view import (
     board_map,
     card_rules,
-    describe_events,
     hex_list,
     market_table,
     rotation_table,
 )
 from cascadia.cli.score_commands import sheet_table
+from cascadia.domain.commands import Command
 from cascadia.domain.errors import IllegalMoveError
-from cascadia.domain.game import Game
 from cascadia.domain.rng import MAX_SEED
-from cascadia.projections.game_scores import score_state
-from cascadia.projections.state_view import visible_secret_cards
+from cascadia.projections.describe import describe_moves
+from cascadia.projections.player_view import SPECTATOR, player_view
+from cascadia.projections.render import render_cards, render_options, render_score
 
 ReadLine = Callable[[str], str]
 
@@ -105,7 +112,7 @@ class PlayLoop:
         if stage is Stage.BOT:
             state = game.state
             who = f"turn {state.turn} · {state.active.name} (seat {state.current}): "
-            self.save(bot_for_turn(state).play_turn, lead=who)
+            self.save(bot_for_turn(state), lead=who)
             return
         self.show_turn_start()
         automatic = self.session.automatic(game)
@@ -133,12 +140,12 @@ class PlayLoop:
         elif reply.action == "boards":
             self.show_boards()
         elif reply.action == "cards":
-            state = self.game.state
-            for text in card_rules(state.cards):
+            view = self.view()
+            for text in card_rules(view["cards"]):
                 say(text)
-            if state.second_cards:
+            if view["second_cards"]:
                 say("second set:")
-                for text in card_rules(state.second_cards):
+                for text in card_rules(view["second_cards"]):
                     say(text)
         elif reply.action == "rotation":
             self.show_rotations()
@@ -152,7 +159,7 @@ class PlayLoop:
         save its events now, and show what comes next."""
         before = self.session.stage(self.game)
         try:
-            if not self.save(command.apply, lead="  done: "):
+            if not self.save(command, lead="  done: "):
                 return
         except IllegalMoveError as error:
             say(f"refused: {error}", style="red")
@@ -167,13 +174,17 @@ class PlayLoop:
         elif after is Stage.TOKEN:
             self.show_board(targets=True)
 
-    def save(self, command: Callable[[Game], object], lead: str) -> bool:
-        """Apply ``command`` to the stored game and save it at once (one attempt, on the
-        game as shown: a move is never replayed on a game that changed under the player);
+    def save(self, command: Command | Bot, lead: str) -> bool:
+        """Apply ``command`` (a command value, or a bot's whole turn) to the stored game
+        and save it at once (one attempt, on the game as shown: a move is never replayed
+        on a game that changed under the player);
         on a conflict (another writer moved first) reload the game from the store and say
         so. Whether the command was saved; an illegal one raises ``IllegalMoveError``."""
         try:
-            applied = apply_command(self.store, self.game_id, command, attempts=1, game=self.game)
+            if isinstance(command, Bot):
+                applied = play_bot_turn(self.store, self.game_id, command, attempts=1, game=self.game)
+            else:
+                applied = apply_command(self.store, self.game_id, command, attempts=1, game=self.game)
         except CommandConflictError:
             say(
                 "The game was changed elsewhere (another window or player moved first): "
@@ -183,9 +194,9 @@ class PlayLoop:
             self.reload()
             return False
         self.game = applied.game
-        said = describe_events(applied.events, self.game.state.names)
+        said = describe_moves(applied.events, self.game.state.names)
         if said:
-            say(lead + "; ".join(said))
+            say(lead + " ".join(said))
         return True
 
     def reload(self) -> None:
@@ -195,9 +206,14 @@ class PlayLoop:
 
     # -- what is shown ----------------------------------------------------------------
 
+    def view(self) -> dict[str, Any]:
+        """The game as the seat to play may see it (RULES.md 7.10): on a shared screen a
+        seat's secret card is shown on that seat's turn only."""
+        return player_view(self.game.state, self.game.state.current)
+
     def introduce(self) -> None:
         state = self.game.state
-        console.print(f"game {state.game_id}  seed {state.seed}", markup=False)
+        console.print(f"game {state.game_id}", markup=False)
         seats = ", ".join(
             f"{seat} {name} ({'bot' if is_bot(name) else 'human'})" for seat, name in enumerate(state.names)
         )
@@ -222,21 +238,20 @@ class PlayLoop:
         console.rule(
             f"turn {state.turn} · {player.name} (seat {seat}) · {state.stack_size} tiles in the stack"
         )
-        cards = ", ".join(f"{s} {c}" for s, c in state.cards.items())
-        if state.second_cards:
-            cards += " | second set: " + ", ".join(f"{s} {c}" for s, c in state.second_cards.items())
+        view = self.view()
+        cards = render_cards(view["cards"])
+        if view["second_cards"]:
+            cards += f" | second set: {render_cards(view['second_cards'])}"
         console.print(f"cards: {cards}", markup=False)
-        secrets = visible_secret_cards(state, seat)
-        if secrets and secrets[seat]:
-            console.print(f"your secret card: {secrets[seat]}", markup=False)
-        if changed := state.options.changed():
-            console.print("options: " + ", ".join(f"{k}={v}" for k, v in changed.items()), markup=False)
-        sheet = score_state(state)
+        if view["secret_cards"]:
+            console.print(f"your secret card: {view['secret_cards'][seat]}", markup=False)
+        if changed := render_options(view["options"]):
+            console.print(f"options: {changed}", markup=False)
         console.print(
             "scores now: "
             + ", ".join(
-                f"{p.name} {s.total} ({p.nature_tokens} nature)"
-                for p, s in zip(state.players, sheet.players, strict=True)
+                f"{p.name} {render_score(s['total'])} ({p.nature_tokens} nature)"
+                for p, s in zip(state.players, view["scores"]["players"], strict=True)
             ),
             markup=False,
         )
@@ -267,10 +282,10 @@ class PlayLoop:
 
     def show_boards(self) -> None:
         state = self.game.state
-        sheet = score_state(state)
-        for seat, (player, score) in enumerate(zip(state.players, sheet.players, strict=True)):
+        sheet = self.view()["scores"]
+        for seat, (player, score) in enumerate(zip(state.players, sheet["players"], strict=True)):
             console.print(
-                f"seat {seat} {player.name}: {score.total} points now, "
+                f"seat {seat} {player.name}: {render_score(score['total'])} points now, "
                 f"{player.nature_tokens} nature token(s)",
                 markup=False,
             )
@@ -304,21 +319,21 @@ class PlayLoop:
 
     def finish(self) -> None:
         state = self.game.state
-        sheet = score_state(state)
+        sheet = player_view(state, SPECTATOR)["scores"]  # the game is over: every card shows
         console.rule("final scores")
         for seat, player in enumerate(state.players):
             if not is_bot(player.name):
                 console.print(f"{player.name}'s board (seat {seat}):", markup=False)
                 console.print(board_map(player.environment))
         console.print(sheet_table(state, sheet))
-        winners = [state.players[seat].name for seat in sheet.winners]
-        best = max(p.total for p in sheet.players)
+        winners = [state.players[seat].name for seat in sheet["winners"]]
+        best = max(p["total"] for p in sheet["players"])
         if len(winners) == 1:
             console.print(f"Winner: {winners[0]} with {best} points", markup=False)
         else:
             console.print(f"Shared win: {', '.join(winners)} with {best} points", markup=False)
-        if sheet.solo_rating:
-            console.print(f"solo rating: {sheet.solo_rating}", markup=False)
+        if sheet["solo_rating"]:
+            console.print(f"solo rating: {sheet['solo_rating']}", markup=False)
 
 
 # -- the commands -------------------------------------------------------------------------
@@ -358,7 +373,7 @@ def new(
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "big")
     try:
-        game = start_game(open_store(home), seed, names, options)
+        game = start_game(open_store(home, write=True), seed, names, options)
     except GameAlreadyStoredError as error:
         game_id = error.game_id
         raise fail(
@@ -385,7 +400,7 @@ def play(
 
     Every move is saved as it is made; `quit` (or Ctrl-D, Ctrl-C) stops and
     `cascadia play GAME` resumes. Type `help` at any prompt."""
-    store = open_store(home)
+    store = open_store(home, write=True)
     game_id = store.find_game(game)
     loop = PlayLoop(store, game_id)
     try:

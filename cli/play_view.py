@@ -1,6 +1,7 @@
 """What ``cascadia play`` shows: the market, a board with coordinates, the held tile's
-rotations, and one line per move. Pure functions that build rich renderables or text;
-printing them is :mod:`cascadia.cli.play_commands`' job.
+rotations, the scoring cards in words. Pure functions that build rich renderables or
+text; printing them is :mod:`cascadia.cli.play_commands`' job (what a move did is said
+by :mod:`cascadia.projections.describe`).
 
 The board is the text map of :mod:`cascadia.projections.render` (each hex ``HH:w``:
 habitat initials and token letter) with the axial coordinates ``q,r`` written under
@@ -13,7 +14,6 @@ import inspect
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from cascadia.domain import events as ev
 from cascadia.domain.components import TILES
 from cascadia.domain.environment import Environment
 from cascadia.domain.hexgrid import DIRECTION_NAMES, Hex, distinct_rotations, neighbours, opposite, tile_edges
@@ -179,11 +179,15 @@ def rotation_table(
     return table
 
 
-def card_rules(cards: Mapping[str, str]) -> list[str]:
+def card_rules(cards: Mapping[str, str | None]) -> list[str]:
     """What each species' card scores, one paragraph each: the rule text of RULES.md 5
-    that the card's scoring function quotes in its docstring."""
+    that the card's scoring function quotes in its docstring. ``cards`` come from a player
+    view: a card the viewer may not see (``None``) is said to be face down."""
     said = []
     for species, card in cards.items():
+        if card is None:
+            said.append(f"{species} hidden: another player's secret card, face down (RULES.md 7.10)")
+            continue
         doc = inspect.getdoc(card_scorer(species, card)) or ""
         title, _, body = doc.partition("\n")
         title = title.strip().rstrip(".")
@@ -192,51 +196,4 @@ def card_rules(cards: Mapping[str, str]) -> list[str]:
         body = re.sub(r"RULES\.md [\d.]+:\s*", "", body.replace("**", "").replace("``", "").replace('"', ""))
         body = re.sub(r"\s+", " ", body).strip()
         said.append(f"{species} {card}{f' ({name})' if name else ''}: {body}")
-    return said
-
-
-# -- one line per move ------------------------------------------------------------------
-
-
-def describe_events(events: Sequence[ev.GameEvent], names: Sequence[str]) -> list[str]:
-    """Short phrases for the decisions and draws in ``events`` (refills and turn ends are
-    left out: the next market shows them)."""
-    said: list[str] = []
-    for e in events:
-        if isinstance(e, ev.OverpopulationWiped):
-            if e.mandatory:
-                said.append(
-                    f"four {e.set_aside[0]} in the market: all wiped, drawn {', '.join(e.drawn)}"
-                    + (" (the bag cannot break it)" if e.unbreakable else "")
-                )
-            else:
-                said.append(f"wiped the three {e.set_aside[0]}, drawn {', '.join(e.drawn)}")
-        elif isinstance(e, ev.NatureTokenSpent):
-            what = "free choice" if e.action == "free_choice" else "a wipe"
-            said.append(f"spent {e.cost} nature token(s) on {what}")
-        elif isinstance(e, ev.WildlifeReplaced):
-            slots = ", ".join(str(s) for s in e.slots)
-            said.append(f"replaced the tokens of slot(s) {slots}: {', '.join(e.drawn)}")
-        elif isinstance(e, ev.SecretCardRevealed):
-            said.append(f"{names[e.player]}'s secret card ({e.species}) is revealed")
-        elif isinstance(e, ev.PairTaken):
-            where = (
-                f"slot {e.tile_slot}"
-                if e.tile_slot == e.wildlife_slot
-                else (f"tile {e.tile_slot} + token {e.wildlife_slot}")
-            )
-            said.append(f"took {where}: {tile_name(e.tile)} + {e.wildlife}")
-        elif isinstance(e, ev.TilePlaced):
-            rotation = "" if TILES[e.tile].keystone else f" rotation {e.rotation}"
-            said.append(f"tile at ({e.q}, {e.r}){rotation}")
-        elif isinstance(e, ev.WildlifePlaced):
-            said.append(f"{e.wildlife} on ({e.q}, {e.r})")
-        elif isinstance(e, ev.NatureTokenEarned):
-            said.append("+1 nature token")
-        elif isinstance(e, ev.WildlifeReturned):
-            said.append(f"{e.wildlife} returned to the bag")
-        elif isinstance(e, ev.SoloPairDiscarded):
-            said.append(f"discarded {tile_name(e.tile)} and {e.wildlife} from the market")
-        elif isinstance(e, ev.GameEnded):
-            said.append("the stack is empty: the game is over")
     return said

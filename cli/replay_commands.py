@@ -30,6 +30,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 FilesArgument = Annotated[list[Path], typer.Argument(help="Log files (.cascadia), or folders of them.")]
 
 
+def say_skipped(path: Path, reason: str) -> None:
+    """One line on stderr for an entry of a folder that is not read."""
+    err_console.print(f"skipped {path}: {reason}", markup=False)
+
+
 # -- export / import ---------------------------------------------------------------------
 
 
@@ -79,9 +84,12 @@ def import_logs(
     A log that fails its audit writes nothing (the others are still imported); a game
     already stored is skipped. Exit 1 if any log failed.
     """
-    store = open_store(home)
+    paths = log_files(files, on_skip=say_skipped)
+    if not paths:
+        raise InvalidOptionError("no log files to import")
+    store = open_store(home, write=True)
     failed = 0
-    for path in log_files(files):
+    for path in paths:
         try:
             result = import_log(store, path)
         except (ReplayError, OSError) as error:
@@ -168,7 +176,7 @@ def audit(
     Every decision is re-executed on a fresh game with the log's seed and every event
     compared; the first divergence is reported. Exit 1 if any log fails.
     """
-    paths = log_files(files)
+    paths = log_files(files, on_skip=say_skipped)
     if not paths:
         raise InvalidOptionError("no log files to audit")
     failed = 0

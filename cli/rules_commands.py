@@ -6,7 +6,7 @@ from dataclasses import fields
 
 import typer
 from cascadia.cli.common import JsonOption, console, print_json
-from cascadia.domain.options import RESTRICTIONS, RULES_VERSION, GameOptions
+from cascadia.domain.options import RESTRICTIONS, RULES_VERSION, RULES_VERSIONS, GameOptions
 from rich.table import Table
 
 OPTION_HELP = {
@@ -41,9 +41,10 @@ def rules(json_output: JsonOption = False) -> None:
         for f in fields(GameOptions)
     ]
     if json_output:
-        print_json({"rules_version": RULES_VERSION, "options": rows})
+        print_json({"rules_version": RULES_VERSION, "rules_versions": list(RULES_VERSIONS), "options": rows})
         return
     console.print(f"rules version: {RULES_VERSION} (sections refer to RULES.md)")
+    console.print(f"plays, audits and replays: {', '.join(RULES_VERSIONS)}")
     table = Table("option", "default", "meaning")
     for row in rows:
         table.add_row(row["option"], str(row["default"]), row["meaning"])

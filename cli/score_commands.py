@@ -2,59 +2,70 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from cascadia.application import read_models
 from cascadia.cli.common import HomeOption, JsonOption, console, load_game, open_store, print_json
+from cascadia.cli.data_home import require_writable
+from cascadia.cli.viewer_option import AsPlayerOption, viewer_of
 from cascadia.domain.components import HABITATS, WILDLIFE
 from cascadia.domain.state import GameState
 from cascadia.projections.achievements import ACHIEVEMENTS, is_standard_game, winner_achievements
 from cascadia.projections.game_scores import score_state
-from cascadia.projections.scoresheet import ScoreSheet
+from cascadia.projections.player_view import player_view
+from cascadia.projections.render import render_score
 from rich.table import Table
 
 
-def sheet_table(state: GameState, sheet: ScoreSheet) -> Table:
-    """The score sheet as a table: a column per player, a row per score part."""
+def sheet_table(state: GameState, sheet: dict[str, Any]) -> Table:
+    """The score sheet (as a player view gives it) as a table: a column per player, a row
+    per score part; ``?`` for what depends on a card the viewer may not see."""
     table = Table("", *(f"{p.name} (seat {seat})" for seat, p in enumerate(state.players)))
-    second = sheet.second_cards
+    cards, second = sheet["cards"], sheet["second_cards"]
+    players = sheet["players"]
     for species in WILDLIFE:
-        label = f"{species} {sheet.cards[species]}" + (f" / {second[species]}" if second else "")
-        table.add_row(label, *(str(p.wildlife[species]) for p in sheet.players))
+        label = f"{species} {cards[species] or 'hidden'}" + (
+            f" / {second[species] or 'hidden'}" if second else ""
+        )
+        table.add_row(label, *(render_score(p["wildlife"][species]) for p in players))
     if second:
-        table.add_row("card set used", *(str(p.card_set + 1) for p in sheet.players))
+        table.add_row(
+            "card set used",
+            *(render_score(None if p["card_set"] is None else p["card_set"] + 1) for p in players),
+        )
     for habitat in HABITATS:
         table.add_row(
             habitat,
             *(
-                f"{p.habitat_points[habitat]}" + (f" +{b}" if (b := p.habitat_bonuses[habitat]) else "")
-                for p in sheet.players
+                f"{p['habitat_points'][habitat]}" + (f" +{b}" if (b := p["habitat_bonuses"][habitat]) else "")
+                for p in players
             ),
         )
-    table.add_row("nature tokens", *(str(p.nature_tokens) for p in sheet.players))
-    table.add_row("total", *(f"[bold]{p.total}[/bold]" for p in sheet.players))
-    table.add_row("rank", *(f"{p.rank}" + (" (won)" if p.won else "") for p in sheet.players))
+    table.add_row("nature tokens", *(str(p["nature_tokens"]) for p in players))
+    table.add_row("total", *(f"[bold]{render_score(p['total'])}[/bold]" for p in players))
+    table.add_row("rank", *(render_score(p["rank"]) + (" (won)" if p["won"] else "") for p in players))
     return table
 
 
 def score(
     game: Annotated[str, typer.Argument(help="Game id (or its first characters).")],
     turn: Annotated[int | None, typer.Option("--turn", "-t", help="Scores at the end of this turn.")] = None,
+    as_player: AsPlayerOption = None,
     json_output: JsonOption = False,
     home: HomeOption = None,
 ) -> None:
     """Print a game's score sheet (live for an unfinished game or with --turn)."""
     _, state = load_game(game, home, turn)
-    sheet = score_state(state)
+    sheet = player_view(state, viewer_of(as_player, state))["scores"]
     if json_output:
-        print_json({"game_id": str(state.game_id), "final": state.finished, **sheet.to_dict()})
+        print_json({"game_id": str(state.game_id), "final": state.finished, **sheet})
         return
     status = "final" if state.finished else f"live, turn {state.turn}"
     console.print(f"game {state.game_id} ({status})", markup=False)
     console.print(sheet_table(state, sheet))
-    if sheet.solo_rating:
-        console.print(f"solo rating: {sheet.solo_rating}")
+    if sheet["solo_rating"]:
+        console.print(f"solo rating: {sheet['solo_rating']}")
 
 
 def achievements(
@@ -87,6 +98,7 @@ def achievements(
 
 def update_final_score_view(json_output: JsonOption = False, home: HomeOption = None) -> None:
     """Bring the final-score read model up to date and print how many games it holds."""
+    require_writable(home, read_models.READ_MODELS_FILE)
     store = open_store(home)
     view = read_models.open_final_scores(home)
     added = read_models.update(store, view)

@@ -12,10 +12,12 @@ from typing import Annotated
 
 import typer
 from cascadia.cli.common import HomeOption, JsonOption, console, load_game, print_json
+from cascadia.cli.viewer_option import AsPlayerOption, viewer_of
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.events import GameEvent, TilePlaced, TurnEnded, WildlifePlaced
+from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import Hex
-from cascadia.projections.game_scores import score_state
+from cascadia.projections.player_view import player_view
 from cascadia.projections.svg import game_svg
 from cascadia.replays.format import atomic_output
 from cascadia.replays.viewer import load_events, render_html
@@ -32,6 +34,7 @@ def write_text(path: Path, text: str) -> int:
 def view(
     file: Annotated[Path, typer.Argument(help="A log file (.cascadia).")],
     output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")],
+    as_player: AsPlayerOption = None,
     json_output: JsonOption = False,
 ) -> None:
     """Write a self-contained HTML replay viewer of a log.
@@ -41,9 +44,12 @@ def view(
     SVG; no network access) steps through the game turn by turn with
     a slider, buttons or the arrow keys, showing every board, the
     market, the bag, the running scores and the turn's events.
+    With --as-player, each step shows only what that seat (or a
+    spectator) could see then: no seed, no unrevealed secret card.
     """
     events = load_events(file)
-    size = write_text(output, render_html(events))
+    viewer = viewer_of(as_player, Game.replay(events).state)
+    size = write_text(output, render_html(events, viewer=viewer))
     turns = sum(1 for e in events if isinstance(e, TurnEnded))
     if json_output:
         print_json({"file": str(file), "output": str(output), "turns": turns, "bytes": size})
@@ -68,7 +74,10 @@ def board(
     turn: Annotated[
         int | None, typer.Option("--turn", "-t", help="Boards at the end of this turn (0: after setup).")
     ] = None,
-    seat: Annotated[int | None, typer.Option("--seat", help="Draw only this seat's board.")] = None,
+    seat: Annotated[
+        int | None,
+        typer.Option("--seat", help="Draw only this seat's board, as this seat sees the game."),
+    ] = None,
     legend: Annotated[bool, typer.Option("--legend/--no-legend", help="Add the colour key.")] = True,
     json_output: JsonOption = False,
     home: HomeOption = None,
@@ -77,8 +86,9 @@ def board(
 
     By default every seat's board, side by side on one scale, each
     captioned with its seat, name, nature tokens and score; --seat S
-    draws that seat's board alone. The tile placed last is outlined,
-    the token placed last ringed (dashed).
+    draws that seat's board alone, with the score as seat S may know
+    it (none while another seat's secret card is face down). The tile
+    placed last is outlined, the token placed last ringed (dashed).
     """
     events, state = load_game(game, home, turn)
     if seat is not None and not 0 <= seat < state.player_count:
@@ -86,7 +96,7 @@ def board(
     tile, token = last_placements(events)
     if token == tile:
         token = None
-    totals = [p.total for p in score_state(state).players]
+    totals = [p["total"] for p in player_view(state, seat)["scores"]["players"]]
     picture = game_svg(
         state,
         seats=None if seat is None else [seat],

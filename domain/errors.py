@@ -13,6 +13,10 @@ class InvalidOptionError(CascadiaError, ValueError):
     """A game option or setup parameter that the rules do not allow."""
 
 
+class UnknownRulesVersionError(InvalidOptionError):
+    """A game (or log) recorded under a rules version this engine does not implement."""
+
+
 class IllegalMoveError(CascadiaError):
     """A command that the rules do not allow in the current state."""
 
@@ -59,3 +63,8 @@ class WildlifePlacementError(IllegalMoveError):
     """A wildlife token placed where it may not go."""
 
     rule = "RULES.md 4.3"
+
+
+class CommandFormatError(CascadiaError, ValueError):
+    """A command that cannot be read: a malformed plain-data form (missing or extra
+    keys, a wrong type, an unknown command type) or text that is not the move notation."""

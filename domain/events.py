@@ -131,10 +131,11 @@ class MarketRefilled(GameEvent):
 
 @dataclass(frozen=True)
 class OverpopulationWiped(GameEvent):
-    """RULES.md 4.1: tokens in ``slots`` set aside, ``drawn`` put in their place, the
-    set-aside tokens returned to the bag. ``mandatory`` for four of a kind, otherwise
-    the active player's optional three-of-a-kind wipe. ``unbreakable`` when the bag
-    could not break four of a kind, so the repetition stopped."""
+    """RULES.md 4.1: tokens in ``slots`` set aside, ``drawn`` put in their place.
+    ``mandatory`` for four of a kind, otherwise the active player's optional
+    three-of-a-kind wipe. ``unbreakable`` when no wipe could break four of a kind, so the
+    repetition stopped. The set-aside tokens go back to the bag at once under rules
+    version 1, once the overpopulation is resolved under version 2 (see ``evolve``)."""
 
     kind: ClassVar[str] = "draw"
     player: int
@@ -157,8 +158,8 @@ class NatureTokenSpent(GameEvent):
 
 @dataclass(frozen=True)
 class WildlifeReplaced(GameEvent):
-    """RULES.md 4.2, wipe: the chosen market tokens set aside, replacements drawn,
-    the set-aside tokens returned to the bag."""
+    """RULES.md 4.2, wipe: the chosen market tokens set aside, replacements drawn; the
+    set-aside tokens go back to the bag as for :class:`OverpopulationWiped`."""
 
     kind: ClassVar[str] = "draw"
     player: int

@@ -6,20 +6,35 @@ its events one by one through :func:`~cascadia.domain.state.evolve`, the only co
 that changes the state. Draws are made by the command, from the game's seeded stream
 at the state's draw position, and recorded in the events; replay never draws.
 
-The active player's turn (RULES.md 4): optional :meth:`Game.wipe_three`, any number of
-:meth:`Game.spend_nature` actions, then :meth:`Game.take`, then :meth:`Game.place_tile`
-and :meth:`Game.place_wildlife` (or :meth:`Game.return_wildlife`) in either order. When
-both are done the turn ends by itself: refill, next player, four-of-a-kind check.
+Commands are values (:mod:`cascadia.domain.commands`), applied by :meth:`Game.execute`;
+:meth:`Game.legal_commands` lists the legal ones. The active player's turn (RULES.md 4):
+an optional ``WipeThree``, any number of nature-token actions (``NatureFreeChoice``,
+``NatureWipe``), then ``Take``, then ``PlaceTile`` and ``PlaceWildlife`` (or
+``ReturnWildlife``) in either order. When both are done the turn ends by itself: refill,
+next player, four-of-a-kind check. The methods :meth:`Game.take`, :meth:`Game.place_tile`
+... are shorthands for :meth:`Game.execute`.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from functools import cache
+from itertools import combinations
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from cascadia.domain import events as ev
+from cascadia.domain.commands import (
+    Command,
+    NatureFreeChoice,
+    NatureWipe,
+    PlaceTile,
+    PlaceWildlife,
+    ReturnWildlife,
+    Take,
+    WipeThree,
+)
 from cascadia.domain.components import (
     CARD_LETTERS,
     STARTER_COUNT,
@@ -28,6 +43,7 @@ from cascadia.domain.components import (
     WILDLIFE,
 )
 from cascadia.domain.errors import (
+    CommandFormatError,
     GameOverError,
     InvalidOptionError,
     MarketChoiceError,
@@ -38,9 +54,9 @@ from cascadia.domain.errors import (
     WildlifePlacementError,
 )
 from cascadia.domain.hexgrid import Hex, distinct_rotations, neighbours, opposite, tile_edges
-from cascadia.domain.options import RULES_VERSION, GameOptions, parse_card_choice
+from cascadia.domain.options import RULES_VERSION, GameOptions, check_rules_version, parse_card_choice
 from cascadia.domain.rng import check_seed, draw
-from cascadia.domain.state import GameState, evolve
+from cascadia.domain.state import GameState, all_alike, evolve
 
 GAME_ID_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/games")
 MAX_PLAYERS = 4
@@ -69,11 +85,14 @@ def check_setup(names: Sequence[str], options: GameOptions) -> None:
         raise InvalidOptionError("the balanced bag is for 2 or 3 players only (RULES.md 3.1)")
 
 
-def derive_game_id(seed: int, names: Sequence[str], options: GameOptions) -> UUID:
+def derive_game_id(
+    seed: int, names: Sequence[str], options: GameOptions, rules_version: str = RULES_VERSION
+) -> UUID:
     """The id of a game that was given none: a UUIDv5 of its seed and setup, so that a
-    rerun of the same seed with the same seats and options is recognisably the same game."""
+    rerun of the same seed with the same seats, options and rules version is recognisably
+    the same game."""
     setup = json.dumps(
-        {"seed": seed, "names": list(names), "options": options.to_dict(), "rules": RULES_VERSION},
+        {"seed": seed, "names": list(names), "options": options.to_dict(), "rules": rules_version},
         sort_keys=True,
         separators=(",", ":"),
     )
@@ -83,15 +102,17 @@ def derive_game_id(seed: int, names: Sequence[str], options: GameOptions) -> UUI
 class _Draws:
     """Draws for one command, continuing the game's stream from its draw position.
 
-    Works on copies of the bag and of the unrevealed tiles, so that several draws in
-    one event see each other's effect; ``evolve`` later applies the recorded outcome."""
+    Works on copies of the bag, of the set-aside tokens and of the unrevealed tiles, so
+    that several draws in one event see each other's effect; ``evolve`` later applies
+    the recorded outcome."""
 
-    __slots__ = ("_state", "bag", "pool", "position", "seed")
+    __slots__ = ("_state", "bag", "pool", "position", "seed", "set_aside")
 
     def __init__(self, state: GameState) -> None:
         self.seed = state.seed
         self.position = state.draw_position
         self.bag = list(state.bag)
+        self.set_aside = list(state.set_aside)
         self.pool: list[int] | None = None
         self._state = state
 
@@ -107,8 +128,14 @@ class _Draws:
         return self.pool.pop(self.next(len(self.pool)))
 
     def wildlife(self) -> str:
-        """A uniform draw of one token from the bag."""
+        """A uniform draw of one token from the bag. RULES.md 4.1 (version 2): when the
+        bag has run out in the middle of an overpopulation, the set-aside tokens go back
+        into it first."""
         bag = self.bag
+        if not any(bag):
+            for species in self.set_aside:
+                bag[WILDLIFE.index(species)] += 1
+            self.set_aside = []
         x = self.next(sum(bag))
         for i, count in enumerate(bag):
             if x < count:
@@ -149,28 +176,31 @@ class Game:
         players: int | Sequence[str] = 2,
         options: GameOptions | None = None,
         game_id: UUID | None = None,
+        rules_version: str = RULES_VERSION,
     ) -> Game:
         """Set up a new game (RULES.md 3) from ``seed``: ``players`` is a count or the
-        seat names in seat order."""
+        seat names in seat order. ``rules_version`` is one of
+        :data:`~cascadia.domain.options.RULES_VERSIONS` (default: the newest)."""
         check_seed(seed)
+        check_rules_version(rules_version)
         if isinstance(players, bool) or not isinstance(players, int | list | tuple):
             raise InvalidOptionError(f"players is a count or a list of seat names, not {players!r}")
         names = [f"player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
         options = options or GameOptions()
         check_setup(names, options)
-        game_id = game_id or derive_game_id(seed, names, options)
+        game_id = game_id or derive_game_id(seed, names, options, rules_version)
         game = cls(GameState(game_id))
-        game._setup(seed, names, options)
+        game._setup(seed, names, options, rules_version)
         return game
 
-    def _setup(self, seed: int, names: list[str], options: GameOptions) -> None:
+    def _setup(self, seed: int, names: list[str], options: GameOptions, rules_version: str) -> None:
         self._emit(
             ev.GameStarted,
             seed=seed,
             players=len(names),
             names=names,
             options=options.to_dict(),
-            rules_version=RULES_VERSION,
+            rules_version=rules_version,
         )
         self._emit(ev.TileStackPrepared, size=stack_size(len(names), options))
         self._draw_cards(options)
@@ -307,11 +337,107 @@ class Game:
             targets.remove(ts.tile_hex)
         return targets
 
+    def legal_commands(self) -> list[Command]:
+        """Every legal next decision of the active player, as command values: before
+        taking, the three-of-a-kind wipe, the nature-token actions (free choice, and a
+        wipe of every non-empty subset of the occupied token slots) and every take;
+        after taking, every tile placement and every token target or its return.
+
+        Each executes without error (:meth:`execute`); every other command is refused."""
+        ts = self.state.turn_state
+        if self.state.finished:
+            return []
+        if not ts.has_taken:
+            commands: list[Command] = [WipeThree()] if self.can_wipe_three() else []
+            actions = self.nature_actions()
+            if "free_choice" in actions:
+                commands.append(NatureFreeChoice())
+            if "wipe" in actions:
+                occupied = [s for s, w in enumerate(self.state.market_wildlife) if w is not None]
+                commands += [
+                    NatureWipe(subset)
+                    for size in range(1, len(occupied) + 1)
+                    for subset in combinations(occupied, size)
+                ]
+            return commands + [Take(t, w) for t, w in self.legal_takes()]
+        commands = []
+        if ts.tile_hex is None:
+            if not self._restricts_placement():
+                for q, r in self.state.active.environment.open_hexes():
+                    commands += _placements_at(q, r)
+            else:
+                keystone = TILES[ts.taken_tile].keystone  # a keystone may lie in any rotation
+                for (q, r), rotation in self.legal_tile_placements():
+                    commands += _placements_at(q, r) if keystone else [PlaceTile(q, r, rotation)]
+        if not ts.wildlife_done:
+            commands += [PlaceWildlife(q, r) for q, r in self.legal_wildlife_targets()]
+            commands.append(ReturnWildlife())
+        return commands
+
     # -- commands --------------------------------------------------------------------
 
+    def execute(self, command: Command) -> None:
+        """Apply one decision: check every rule (an illegal command raises a typed
+        :class:`~cascadia.domain.errors.IllegalMoveError` and changes nothing), then
+        emit its events."""
+        if isinstance(command, Take):
+            self._take(command.tile_slot, command.wildlife_slot)
+        elif isinstance(command, PlaceTile):
+            self._place_tile(command.q, command.r, command.rotation)
+        elif isinstance(command, PlaceWildlife):
+            self._place_wildlife(command.q, command.r)
+        elif isinstance(command, ReturnWildlife):
+            self._return_wildlife()
+        elif isinstance(command, NatureFreeChoice):
+            self._spend_free_choice()
+        elif isinstance(command, NatureWipe):
+            self._spend_wipe(command.slots)
+        elif isinstance(command, WipeThree):
+            self._wipe_three()
+        else:
+            raise CommandFormatError(f"not a command: {command!r}")
+
     def wipe_three(self) -> None:
-        """RULES.md 4.1, optional, once per turn: set aside exactly three alike tokens,
-        draw three replacements, return the three; a four of a kind then follows."""
+        """:class:`WipeThree` (RULES.md 4.1)."""
+        self.execute(WipeThree())
+
+    def spend_nature(self, action: str, slots: Sequence[int] | None = None) -> None:
+        """:class:`NatureFreeChoice` (``"free_choice"``) or :class:`NatureWipe` of the
+        market tokens in ``slots`` (``"wipe"``), RULES.md 4.2."""
+        if action == "free_choice" and slots:
+            self._check_nature(action)
+            raise NatureTokenError("free choice takes no slots")
+        if action == "free_choice":
+            self.execute(NatureFreeChoice())
+        elif action == "wipe":
+            self.execute(NatureWipe(slots))  # type: ignore[arg-type]  # execute checks the slots
+        else:
+            self._check_before_taking("spend nature tokens")
+            raise NatureTokenError(f"a nature token buys 'free_choice' or 'wipe', not {action!r}")
+
+    def take(self, tile_slot: int, wildlife_slot: int | None = None) -> None:
+        """:class:`Take` (RULES.md 4.3): the pair of ``tile_slot``, or, after buying free
+        choice, the tile of ``tile_slot`` and the token of ``wildlife_slot``."""
+        self.execute(Take(tile_slot, tile_slot if wildlife_slot is None else wildlife_slot))
+
+    def place_tile(self, q: int, r: int, rotation: int = 0) -> None:
+        """:class:`PlaceTile` (RULES.md 4.3)."""
+        self.execute(PlaceTile(q, r, rotation))
+
+    def place_wildlife(self, q: int, r: int) -> None:
+        """:class:`PlaceWildlife` (RULES.md 4.3)."""
+        self.execute(PlaceWildlife(q, r))
+
+    def return_wildlife(self) -> None:
+        """:class:`ReturnWildlife` (RULES.md 4.3)."""
+        self.execute(ReturnWildlife())
+
+    # -- what each command does ------------------------------------------------------------
+
+    def _wipe_three(self) -> None:
+        """RULES.md 4.1, optional, once per turn: set aside exactly three alike tokens and
+        draw three replacements; a four of a kind then follows (under rules version 2 the
+        three stay aside until it is resolved)."""
         self._check_before_taking("wipe three of a kind")
         if self.state.options.market_of_three:
             raise OverpopulationError(
@@ -328,12 +454,9 @@ class Game:
         self._wipe(ev.OverpopulationWiped, slots, mandatory=False)
         self._wipe_four_of_a_kind()
 
-    def spend_nature(self, action: str, slots: Sequence[int] | None = None) -> None:
-        """RULES.md 4.2: spend a nature token on ``free_choice`` or on a ``wipe`` of the
-        market tokens in ``slots`` (any non-empty subset)."""
+    def _check_nature(self, action: str) -> int:
+        """RULES.md 4.2: before taking, with enough nature tokens; the cost."""
         self._check_before_taking("spend nature tokens")
-        if action not in NATURE_ACTIONS:
-            raise NatureTokenError(f"a nature token buys 'free_choice' or 'wipe', not {action!r}")
         cost = self.nature_cost()
         player = self.state.active
         if player.nature_tokens < cost:
@@ -341,13 +464,18 @@ class Game:
                 f"{player.name} has {player.nature_tokens} nature token(s); "
                 f"{action} costs {cost} (RULES.md 4.2)"
             )
-        if action == "free_choice":
-            if slots:
-                raise NatureTokenError("free choice takes no slots")
-            if self.state.turn_state.free_choice:
-                raise NatureTokenError("free choice is already bought this turn")
-            self._pay_nature(action, cost)
-            return
+        return cost
+
+    def _spend_free_choice(self) -> None:
+        """RULES.md 4.2: a nature token buys free choice of tile and token, once a turn."""
+        cost = self._check_nature("free_choice")
+        if self.state.turn_state.free_choice:
+            raise NatureTokenError("free choice is already bought this turn")
+        self._pay_nature("free_choice", cost)
+
+    def _spend_wipe(self, slots: Sequence[int]) -> None:
+        """RULES.md 4.2: a nature token wipes the market tokens of any non-empty set of slots."""
+        cost = self._check_nature("wipe")
         given = list(slots) if isinstance(slots, list | tuple) else [slots]
         if not all(_is_int(slot) for slot in given):
             raise NatureTokenError(f"a wipe names market slots by number, not {slots!r}")
@@ -356,18 +484,16 @@ class Game:
             raise NatureTokenError("a wipe needs a non-empty set of distinct market slots (RULES.md 4.2)")
         for slot in chosen:
             self._check_slot(slot, self.state.market_wildlife, "token", NatureTokenError)
-        self._pay_nature(action, cost)
+        self._pay_nature("wipe", cost)
         self._wipe(ev.WildlifeReplaced, chosen)
         self._wipe_four_of_a_kind()
 
-    def take(self, tile_slot: int, wildlife_slot: int | None = None) -> None:
-        """RULES.md 4.3: take the pair of ``tile_slot``, or, after buying free choice,
-        the tile of ``tile_slot`` and the token of ``wildlife_slot``."""
+    def _take(self, tile_slot: int, wildlife_slot: int) -> None:
+        """RULES.md 4.3: take the pair of a slot, or any tile and token after free choice."""
         self._check_not_over()
         state = self.state
         if state.turn_state.has_taken:
             raise OutOfOrderError("a tile and a token were already taken this turn")
-        wildlife_slot = tile_slot if wildlife_slot is None else wildlife_slot
         self._check_slot(tile_slot, state.market_tiles, "tile", MarketChoiceError)
         self._check_slot(wildlife_slot, state.market_wildlife, "token", MarketChoiceError)
         if tile_slot != wildlife_slot and not state.turn_state.free_choice:
@@ -384,9 +510,12 @@ class Game:
             wildlife=state.market_wildlife[wildlife_slot],
         )
 
-    def place_tile(self, q: int, r: int, rotation: int = 0) -> None:
+    def _place_tile(self, q: int, r: int, rotation: int = 0) -> None:
         """RULES.md 4.3: the taken tile goes on an empty hex that shares an edge with at
-        least one of the player's tiles, in any rotation."""
+        least one of the player's tiles, in any rotation.
+
+        A keystone looks the same in every rotation, so it is always recorded with
+        rotation 0 (:func:`distinct_rotations`): one game has exactly one log."""
         ts = self._check_holding("place a tile")
         if ts.tile_hex is not None:
             raise OutOfOrderError("the tile was already placed this turn")
@@ -403,6 +532,8 @@ class Game:
                 f"hex ({q}, {r}) does not share an edge with any of your tiles (RULES.md 4.3)"
             )
         tile = ts.taken_tile
+        if TILES[tile].keystone:  # every rotation looks the same: recorded as rotation 0
+            rotation = 0
         if (
             self._restricts_placement()
             and not self._keeps_restriction((q, r), tile, rotation)
@@ -423,7 +554,7 @@ class Game:
         )
         self._end_turn_when_done()
 
-    def place_wildlife(self, q: int, r: int) -> None:
+    def _place_wildlife(self, q: int, r: int) -> None:
         """RULES.md 4.3: the taken token goes on one of the player's tiles that has no
         token and shows that species; on a keystone tile it earns a nature token."""
         ts = self._check_holding("place a wildlife token")
@@ -456,7 +587,7 @@ class Game:
             self._emit(ev.NatureTokenEarned, player=player, q=q, r=r)
         self._end_turn_when_done()
 
-    def return_wildlife(self) -> None:
+    def _return_wildlife(self) -> None:
         """RULES.md 4.3: the taken token is not placed and goes back into the bag."""
         ts = self._check_holding("return the wildlife token")
         if ts.wildlife_done:
@@ -531,33 +662,49 @@ class Game:
         self._pending.append(event)
 
     def _wipe(self, cls: type[ev.GameEvent], slots: list[int], **extra: Any) -> None:
-        draws = _Draws(self.state)
-        set_aside = [self.state.market_wildlife[s] for s in slots]
+        """Set the market tokens of ``slots`` aside and draw replacements (RULES.md 4.1-4.2);
+        ``evolve`` puts the set-aside tokens back as the game's rules version says."""
+        state = self.state
+        draws = _Draws(state)
+        set_aside = [state.market_wildlife[s] for s in slots]
+        if state.holds_set_aside:
+            draws.set_aside += set_aside
         drawn = [draws.wildlife() for _ in slots]
-        self._emit(cls, player=self.state.current, slots=slots, set_aside=set_aside, drawn=drawn, **extra)
+        self._emit(cls, player=state.current, slots=slots, set_aside=set_aside, drawn=drawn, **extra)
 
     def _wipe_four_of_a_kind(self) -> None:
-        """RULES.md 4.1: while all market tokens are alike, wipe them all. When the bag
-        holds only one species (this one or another: the draw is alike again for certain,
-        and then the two species alternate) the repetition cannot be broken: stop after
-        the draw and record it."""
+        """RULES.md 4.1: while all market tokens are alike, wipe them all; stop after a
+        wipe that cannot break the repetition, recorded as ``unbreakable``.
+
+        Rules version 2 decides that on the bag and the set-aside tokens together
+        (:meth:`_cannot_break`). Version 1, kept for its logs, decided it on the bag alone
+        (a single species left in it) and skipped the wipe when the bag held fewer tokens
+        than the market."""
         state = self.state
-        while True:
-            market = state.market_wildlife
-            species = market[0]
-            if species is None or any(w != species for w in market):
-                return
-            single = sum(1 for count in state.bag if count) == 1
-            if sum(state.bag) < len(market):
-                return
+        while all_alike(state.market_wildlife):
+            if state.holds_set_aside:
+                unbreakable = self._cannot_break()
+            else:
+                unbreakable = sum(1 for count in state.bag if count) == 1
+                if sum(state.bag) < len(state.market_wildlife):
+                    return
             self._wipe(
                 ev.OverpopulationWiped,
-                list(range(len(market))),
+                list(range(len(state.market_wildlife))),
                 mandatory=True,
-                unbreakable=single,
+                unbreakable=unbreakable,
             )
-            if single:
+            if unbreakable:
                 return
+
+    def _cannot_break(self) -> bool:
+        """RULES.md 4.1 (version 2): "if every token in the bag and set aside is of the
+        market's own species, no wipe can change the market: wipe once, record it as
+        unbreakable, and play on"."""
+        state = self.state
+        species = state.market_wildlife[0]
+        others = sum(count for s, count in zip(WILDLIFE, state.bag, strict=True) if s != species)
+        return others == 0 and all(token == species for token in state.set_aside)
 
     def _refill(self) -> None:
         """RULES.md 4.4: every empty tile slot gets the top tile, every empty token slot a
@@ -601,6 +748,13 @@ class Game:
             wildlife_slot=wildlife_slot,
             wildlife=state.market_wildlife[wildlife_slot],
         )
+
+
+@cache
+def _placements_at(q: int, r: int) -> tuple[PlaceTile, ...]:
+    """The six rotations of a tile at ``(q, r)``, made once: ``legal_commands`` offers
+    a hundred placements or more per turn."""
+    return tuple(PlaceTile(q, r, rotation) for rotation in range(6))
 
 
 def _is_int(value: object) -> bool:

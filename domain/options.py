@@ -10,10 +10,18 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from cascadia.domain.components import CARD_LETTERS, VARIANT_CARDS, WILDLIFE
-from cascadia.domain.errors import InvalidOptionError
+from cascadia.domain.errors import InvalidOptionError, UnknownRulesVersionError
 
-RULES_VERSION = "cascadia-rules-1"
-"""The version of RULES.md this engine implements; stored with every game."""
+RULES_V1 = "cascadia-rules-1"
+"""Overpopulation returns the set-aside tokens to the bag after each single wipe."""
+RULES_V2 = "cascadia-rules-2"
+"""RULES.md 4.1-4.2 as the rulebook says: the set-aside tokens go back to the bag only
+when the overpopulation is resolved."""
+RULES_VERSIONS: tuple[str, ...] = (RULES_V1, RULES_V2)
+"""Every rules version this engine plays, audits and replays: logs are forever, so a
+game keeps the version it was recorded under."""
+RULES_VERSION = RULES_V2
+"""The rules version of new games; stored with every game."""
 
 RESTRICTIONS: tuple[str, ...] = (
     "must_match",
@@ -94,6 +102,15 @@ class GameOptions:
         if unknown:
             raise InvalidOptionError(f"unknown game option(s): {', '.join(unknown)}")
         return cls(**data)
+
+
+def check_rules_version(version: object) -> str:
+    """``version`` if this engine implements it, else :class:`UnknownRulesVersionError`."""
+    if version not in RULES_VERSIONS:
+        raise UnknownRulesVersionError(
+            f"unknown rules version {version!r}; this engine implements {', '.join(RULES_VERSIONS)}"
+        )
+    return str(version)
 
 
 def parse_card_choice(cards: str) -> dict[str, str] | None:

@@ -26,7 +26,7 @@ from cascadia.domain.components import (
 )
 from cascadia.domain.environment import Environment
 from cascadia.domain.errors import CascadiaError
-from cascadia.domain.options import GameOptions, parse_card_choice
+from cascadia.domain.options import RULES_V1, GameOptions, check_rules_version, parse_card_choice
 
 MARKET_SIZE = 4
 OPENING_POSITIONS: tuple[tuple[int, int], ...] = ((0, 0), (1, 0))
@@ -94,6 +94,9 @@ class GameState:
     removed_tiles: list[int] = field(default_factory=list)
     removed_wildlife: list[int] = field(default_factory=lambda: [0] * len(WILDLIFE))
     wipes: int = 0
+    set_aside: list[str] = field(default_factory=list)
+    """RULES.md 4.1-4.2 (rules version 2): tokens set aside by the wipes of an
+    overpopulation not yet resolved; empty between commands."""
     finished: bool = False
 
     @property
@@ -107,6 +110,13 @@ class GameState:
     @property
     def active(self) -> PlayerState:
         return self.players[self.current]
+
+    @property
+    def holds_set_aside(self) -> bool:
+        """Whether wiped tokens stay aside until the overpopulation is resolved (RULES.md
+        4.1, rules version 2), rather than going back to the bag after each single wipe
+        (rules version 1)."""
+        return self.rules_version != RULES_V1
 
     def bag_counts(self) -> dict[str, int]:
         return dict(zip(WILDLIFE, self.bag, strict=True))
@@ -155,6 +165,7 @@ class GameState:
             removed_tiles=list(self.removed_tiles),
             removed_wildlife=list(self.removed_wildlife),
             wipes=self.wipes,
+            set_aside=list(self.set_aside),
             finished=self.finished,
         )
 
@@ -180,7 +191,7 @@ def _game_started(state: GameState, e: ev.GameStarted) -> None:
     state.seed = e.seed
     state.names = list(e.names)
     state.options = GameOptions.from_dict(dict(e.options))
-    state.rules_version = e.rules_version
+    state.rules_version = check_rules_version(e.rules_version)
     state.players = [PlayerState(name) for name in e.names]
     state.bag = [initial_tokens_per_species(state.options, e.players)] * len(WILDLIFE)
     size = state.options.market_size
@@ -257,22 +268,52 @@ def _market_refilled(state: GameState, e: ev.MarketRefilled) -> None:
             state.draw_position += 1
 
 
-def _replace_wildlife(state: GameState, slots: list[int], set_aside: list[str], drawn: list[str]) -> None:
-    """Set the tokens of ``slots`` aside, draw ``drawn`` into them, return the set-aside."""
+def all_alike(market: list[str | None]) -> bool:
+    """Whether every market slot holds a token of one species: the overpopulation of
+    RULES.md 4.1 (with ``market_of_three``, 7.5, three slots)."""
+    return market[0] is not None and all(w == market[0] for w in market)
+
+
+def _replace_wildlife(
+    state: GameState, slots: list[int], set_aside: list[str], drawn: list[str], resolved: bool
+) -> None:
+    """Set the tokens of ``slots`` aside and draw ``drawn`` into them.
+
+    Rules version 1: the set-aside tokens go back to the bag at once. Version 2 (RULES.md
+    4.1-4.2): they join those already aside and stay there until the overpopulation is
+    resolved (``resolved``: the market is no longer all alike, or the wipe was
+    unbreakable), except that a draw from an empty bag first puts them all back."""
     for slot, old in zip(slots, set_aside, strict=True):
         if state.market_wildlife[slot] != old:
             raise CorruptEventError(f"market slot {slot} does not hold {old!r}")
-    for slot, new in zip(slots, drawn, strict=True):
-        _take_from_bag(state, new)
-        state.market_wildlife[slot] = new
-    for old in set_aside:
-        state.bag[SPECIES_INDEX[old]] += 1
+    if not state.holds_set_aside:
+        for slot, new in zip(slots, drawn, strict=True):
+            _take_from_bag(state, new)
+            state.market_wildlife[slot] = new
+        for old in set_aside:
+            state.bag[SPECIES_INDEX[old]] += 1
+    else:
+        state.set_aside.extend(set_aside)
+        for slot, new in zip(slots, drawn, strict=True):
+            if not any(state.bag):  # the bag ran out in the middle of the resolution
+                _return_set_aside(state)
+            _take_from_bag(state, new)
+            state.market_wildlife[slot] = new
+        if resolved or not all_alike(state.market_wildlife):
+            _return_set_aside(state)
     state.draw_position += len(drawn)
     state.wipes += 1
 
 
+def _return_set_aside(state: GameState) -> None:
+    """RULES.md 4.1 (version 2): all the set-aside tokens go back to the bag."""
+    for old in state.set_aside:
+        state.bag[SPECIES_INDEX[old]] += 1
+    state.set_aside = []
+
+
 def _overpopulation(state: GameState, e: ev.OverpopulationWiped) -> None:
-    _replace_wildlife(state, e.slots, e.set_aside, e.drawn)
+    _replace_wildlife(state, e.slots, e.set_aside, e.drawn, resolved=e.unbreakable)
     if not e.mandatory:
         state.turn_state.three_wipe_used = True
 
@@ -286,7 +327,7 @@ def _nature_spent(state: GameState, e: ev.NatureTokenSpent) -> None:
 
 
 def _wildlife_replaced(state: GameState, e: ev.WildlifeReplaced) -> None:
-    _replace_wildlife(state, e.slots, e.set_aside, e.drawn)
+    _replace_wildlife(state, e.slots, e.set_aside, e.drawn, resolved=False)
 
 
 def _pair_taken(state: GameState, e: ev.PairTaken) -> None:
@@ -413,4 +454,5 @@ def wildlife_counts(state: GameState) -> dict[str, int]:
         "held": 1 if ts.taken_wildlife is not None and not ts.wildlife_done else 0,
         "environments": sum(len(p.environment.wildlife) for p in state.players),
         "removed": sum(state.removed_wildlife),
+        "set_aside": len(state.set_aside),
     }

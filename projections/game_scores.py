@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from cascadia.domain.state import GameState
 from cascadia.projections.scoresheet import ScoreSheet, score_game
 
@@ -11,10 +13,11 @@ def score_state(state: GameState) -> ScoreSheet:
     ended, the running scores before (RULES.md 5, with the game's cards and options,
     the second card set included)."""
     players = state.players
-    return score_game(
+    sheet = score_game(
         [p.environment for p in players],
         [p.nature_tokens for p in players],
         state.cards,
         state.options,
         second_cards=state.second_cards,
     )
+    return replace(sheet, rules_version=state.rules_version)

@@ -8,8 +8,12 @@ half a hex to the right of the one above, as pointy-top hexes lie.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from cascadia.domain.components import TILES
 from cascadia.domain.environment import Environment
+from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState
 
 HABITAT_LETTER = {"mountain": "M", "forest": "F", "prairie": "P", "wetland": "W", "river": "R"}
@@ -54,3 +58,27 @@ def render_market(state: GameState) -> str:
 
 def render_bag(state: GameState) -> str:
     return ", ".join(f"{species} {count}" for species, count in state.bag_counts().items())
+
+
+def render_cards(cards: Mapping[str, str | None]) -> str:
+    """``bear A, elk hidden, ...``: scoring cards as a player view gives them (``None``
+    for a card the viewer may not see, RULES.md 7.10)."""
+    return ", ".join(f"{species} {card or 'hidden'}" for species, card in cards.items())
+
+
+def render_secret_card(species: str | None) -> str:
+    """A seat's secret card as a player view gives it."""
+    return species or "hidden"
+
+
+def render_score(points: int | None) -> str:
+    """A score as a player view gives it: ``?`` when it depends on a hidden card."""
+    return "?" if points is None else str(points)
+
+
+def render_options(options: Mapping[str, Any]) -> str | None:
+    """``name=value, ...`` for the options (of a player view) that differ from the
+    defaults; ``None`` when none does."""
+    default = GameOptions().to_dict()
+    changed = [f"{k}={v}" for k, v in options.items() if default.get(k) != v]
+    return ", ".join(changed) if changed else None

@@ -88,6 +88,8 @@ class ScoreSheet:
     options: GameOptions
     solo_rating: str | None = None
     second_cards: Mapping[str, str] | None = None
+    rules_version: str = RULES_VERSION
+    """The rules version of the game scored (scoring is the same under every version)."""
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -97,7 +99,7 @@ class ScoreSheet:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data."""
         return {
-            "rules_version": RULES_VERSION,
+            "rules_version": self.rules_version,
             "cards": dict(self.cards),
             "second_cards": dict(self.second_cards) if self.second_cards is not None else None,
             "options": self.options.to_dict(),

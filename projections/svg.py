@@ -351,7 +351,7 @@ def game_svg(
     seats: Sequence[int] | None = None,
     highlight: tuple[int, Hex] | None = None,
     token_highlight: tuple[int, Hex] | None = None,
-    totals: Sequence[int] | None = None,
+    totals: Sequence[int | None] | None = None,
     legend: bool = True,
     size: float = HEX_SIZE,
 ) -> str:
@@ -365,7 +365,7 @@ def game_svg(
     for seat in chosen:
         player = state.players[seat]
         caption = f"seat {seat} · {player.name} · {player.nature_tokens} nature"
-        if totals is not None:
+        if totals is not None and totals[seat] is not None:  # None: hidden from the viewer
             caption += f" · {totals[seat]} points"
         captions.append(caption)
     cell_height = max((v[3] for v in views), default=0.0)

@@ -1,13 +1,13 @@
 """Audit: re-execute the decisions recorded in a log on a fresh game and compare.
 
 The game is set up with :meth:`Game.start` from the header's seed, names, options and
-game id. Every event the engine emits must equal the logged event at the same sequence
-number (type and payload, compared as canonical bytes); where the engine waits for a
-decision, the logged decision becomes the command (``PairTaken`` -> ``take``,
-``TilePlaced`` -> ``place_tile``, ``WildlifePlaced`` -> ``place_wildlife``,
-``WildlifeReturned`` -> ``return_wildlife``, ``NatureTokenSpent`` (+ the slots of the
-following ``WildlifeReplaced``) -> ``spend_nature``, an optional ``OverpopulationWiped``
--> ``wipe_three``). Since the engine draws from the seed, every recorded draw is checked
+game id; the header must be exactly the one the engine writes for that game (every
+option, the drawn cards) and the game id must be derived from the setup or random
+(:func:`game_id_problem`). Every event the engine emits must equal the logged event at
+the same sequence number (type and payload, compared as canonical bytes); where the engine waits for a
+decision, the logged decision becomes the command it was
+(:func:`~cascadia.domain.decisions.command_at`, the inverse of the commands' events) and
+is executed. Since the engine draws from the seed, every recorded draw is checked
 against the seed. Finally the final score sheet is recomputed and compared with the
 trailer's. The first difference is raised as :class:`AuditDivergence`.
 """
@@ -16,85 +16,31 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from cascadia.domain.decisions import Lookahead, command_at
 from cascadia.domain.errors import CascadiaError
-from cascadia.domain.events import GameEvent, ScoringCardsDrawn
-from cascadia.domain.game import Game
-from cascadia.domain.options import RULES_VERSION, GameOptions
+from cascadia.domain.events import GameEvent
+from cascadia.domain.game import Game, derive_game_id
+from cascadia.domain.options import RULES_VERSIONS, GameOptions
 from cascadia.replays.errors import AuditDivergence, ReplayError
-from cascadia.replays.format import LogHeader, LogReader, LogRecord, canonical, open_log, record_body
+from cascadia.replays.format import (
+    HEADER_FIELDS,
+    LogHeader,
+    LogReader,
+    LogRecord,
+    canonical,
+    open_log,
+    record_body,
+)
 from cascadia.replays.scores import final_score_sheet, first_difference, totals
 
-Command = Callable[[Game], None]
-
-
-class RecordStream:
-    """The records of a log with a look-ahead of a few records (a wipe's slots are in
-    the record after the ``NatureTokenSpent`` that pays for it)."""
-
-    def __init__(self, records: Iterator[LogRecord]) -> None:
-        self._records = records
-        self._ahead: deque[LogRecord] = deque()
-
-    def next(self) -> LogRecord | None:
-        if self._ahead:
-            return self._ahead.popleft()
-        return next(self._records, None)
-
-    def peek(self, index: int = 0) -> LogRecord | None:
-        """The record ``index + 1`` places after the last one taken, without taking it."""
-        while len(self._ahead) <= index:
-            record = next(self._records, None)
-            if record is None:
-                return None
-            self._ahead.append(record)
-        return self._ahead[index]
-
-
-def starts_command(record: LogRecord) -> bool:
-    """Whether ``record`` is the first event of a player's command (what a turn is made of)."""
-    if record.type == "SecretCardRevealed":
-        return True
-    if record.type == "OverpopulationWiped":
-        return record.payload["mandatory"] is False
-    return record.type in _DECISION_TYPES
-
-
-_DECISION_TYPES = frozenset(
-    {"PairTaken", "TilePlaced", "WildlifePlaced", "WildlifeReturned", "NatureTokenSpent"}
-)
-
-
-def decision_command(record: LogRecord, records: RecordStream) -> Command | None:
-    """The command whose first event is ``record``, or ``None`` when ``record`` cannot be
-    the first event of a command. ``records`` gives the following records."""
-    ahead = 0
-    if record.type == "SecretCardRevealed":  # RULES.md 7.10: revealed by the first spend
-        following = records.peek(0)
-        if following is None or following.type != "NatureTokenSpent":
-            return None
-        record, ahead = following, 1
-    p = record.payload
-    if record.type == "PairTaken":
-        return lambda game: game.take(p["tile_slot"], p["wildlife_slot"])
-    if record.type == "TilePlaced":
-        return lambda game: game.place_tile(p["q"], p["r"], p["rotation"])
-    if record.type == "WildlifePlaced":
-        return lambda game: game.place_wildlife(p["q"], p["r"])
-    if record.type == "WildlifeReturned":
-        return lambda game: game.return_wildlife()
-    if record.type == "OverpopulationWiped" and p["mandatory"] is False:
-        return lambda game: game.wipe_three()
-    if record.type == "NatureTokenSpent":
-        if p["action"] != "wipe":
-            return lambda game: game.spend_nature(p["action"])
-        replaced = records.peek(ahead)
-        slots = replaced.payload["slots"] if replaced and replaced.type == "WildlifeReplaced" else []
-        return lambda game: game.spend_nature("wipe", slots)
-    return None
+DERIVED_ID_VERSION = 5
+"""The UUID version of a game id derived from the game's setup (:func:`derive_game_id`)."""
+RANDOM_ID_VERSION = 4
+"""The UUID version of a random game id (a game created with an id of its own)."""
 
 
 def event_dict(event: GameEvent) -> dict[str, Any]:
@@ -103,20 +49,58 @@ def event_dict(event: GameEvent) -> dict[str, Any]:
 
 
 def start_game(header: LogHeader, file: str) -> Game:
-    """A fresh game set up as the header says; a header the rules reject is a divergence."""
-    if header.rules_version != RULES_VERSION:
+    """A fresh game set up as the header says, under the rules version it names (a log is
+    judged by the rules it was recorded under); a header the rules reject is a divergence."""
+    if header.rules_version not in RULES_VERSIONS:
         raise AuditDivergence(
             file,
             "header",
             None,
             f"rules version {header.rules_version!r}",
-            f"this engine implements {RULES_VERSION!r}",
+            f"this engine implements {', '.join(map(repr, RULES_VERSIONS))}",
         )
     try:
         options = GameOptions.from_dict(dict(header.options))
-        return Game.start(header.seed, list(header.names), options, game_id=header.game_id)
+        game = Game.start(
+            header.seed,
+            list(header.names),
+            options,
+            game_id=header.game_id,
+            rules_version=header.rules_version,
+        )
     except (CascadiaError, TypeError) as error:
         raise AuditDivergence(file, "header", None, "the header's game setup", f"invalid: {error}") from None
+    problem = game_id_problem(header, options)
+    if problem:
+        raise AuditDivergence(file, "header", None, f"game_id {header.game_id}", problem)
+    return game
+
+
+def game_id_problem(header: LogHeader, options: GameOptions) -> str | None:
+    """What is wrong with the header's game id, or ``None`` (replays/FORMAT.md, "The game
+    id"): a derived id (a UUID of version 5) must be :func:`derive_game_id` of the
+    header's seed, seat names, options and rules version; a random id (version 4) is bound only by the
+    hash chain; no other kind of id is accepted."""
+    version = header.game_id.version
+    if version == DERIVED_ID_VERSION:
+        derived = derive_game_id(header.seed, header.names, options, header.rules_version)
+        if header.game_id != derived:
+            return f"the id derived from the seed, seats, options and rules is {derived}"
+        return None
+    if version == RANDOM_ID_VERSION:
+        return None
+    return f"a game id is a derived (version 5) or a random (version 4) UUID, not version {version}"
+
+
+def header_difference(logged: LogHeader, engine: LogHeader) -> tuple[str, object, object] | None:
+    """The first header field (in :data:`HEADER_FIELDS` order) where the log differs from
+    the header of the game the engine sets up, as ``(field, logged, engine)``; ``None``
+    when the log's header is the canonical one."""
+    ours, theirs = logged.body(), engine.body()
+    for name in HEADER_FIELDS:
+        if canonical(ours[name]) != canonical(theirs[name]):
+            return name, ours[name], theirs[name]
+    return None
 
 
 class Audit:
@@ -135,16 +119,10 @@ class Audit:
         self.count = 0
         self.scores: dict[str, Any] | None = None
         """The final score sheet, once :meth:`events` has checked the whole log."""
-        cards = next(e for e in self._pending if isinstance(e, ScoringCardsDrawn))
-        logged = reader.header
-        if (logged.cards, logged.second_cards) != (cards.cards, cards.second_cards):
-            raise AuditDivergence(
-                self.file,
-                "header",
-                None,
-                f"cards {logged.cards} second {logged.second_cards}",
-                f"cards {cards.cards} second {cards.second_cards}",
-            )
+        difference = header_difference(reader.header, self.header)
+        if difference:  # e.g. other cards than the seed draws, or options not all written
+            name, logged, engine = difference
+            raise AuditDivergence(self.file, "header", None, f"{name} {logged}", f"{name} {engine}")
 
     def events(self) -> Iterator[GameEvent]:
         """Every event of the log, checked against the rules, in order."""
@@ -153,7 +131,7 @@ class Audit:
     def confirmed(self) -> Iterator[tuple[GameEvent, bytes]]:
         """Every event of the log, checked against the rules, with its canonical record
         bytes (the engine's event and the logged one, which are equal)."""
-        records = RecordStream(self.reader.records())
+        records = Lookahead(self.reader.records())
         while (record := records.next()) is not None:
             if not self._pending:
                 self._decide(record, records)
@@ -174,14 +152,20 @@ class Audit:
             )
         self._check_scores()
 
-    def _decide(self, record: LogRecord, records: RecordStream) -> None:
+    def _decide(self, record: LogRecord, records: Lookahead[LogRecord]) -> None:
         """Run the command the logged decision stands for; its events become pending."""
         game = self.game
         if game.finished:
             raise AuditDivergence(
                 self.file, "unexpected", record.seq, record.as_dict(), f"the game ended at event {self.count}"
             )
-        command = decision_command(record, records)
+        game_id = self.header.game_id
+
+        def ahead(index: int) -> GameEvent | None:
+            following = records.peek(index)
+            return following.to_event(game_id) if following is not None else None
+
+        command = command_at(record.to_event(game_id), ahead)
         if command is None:
             raise AuditDivergence(
                 self.file,
@@ -191,7 +175,7 @@ class Audit:
                 f"a decision of seat {game.current_player} (turn {game.state.turn}) comes next",
             )
         try:
-            command(game)
+            game.execute(command)
         except CascadiaError as error:
             raise AuditDivergence(
                 self.file, "illegal", record.seq, record.as_dict(), f"illegal: {error}"

@@ -1,23 +1,31 @@
 """Where logs are on disk: the file name of a game's log, and the logs a command is given.
 
 One rule finds the logs named on a command line (``audit``, ``import``, ``ingest``): a
-file is taken as given; a folder stands for every regular ``*.cascadia`` file under it,
-nested folders included, in sorted path order; anything else is an error.
+path that is not a folder is taken as given (opening it refuses anything but a regular
+file in one line, :func:`~cascadia.replays.format.open_regular`); a folder stands for
+every regular ``*.cascadia`` file under it, nested folders included, in sorted path
+order. An entry of a folder that is named like a log but is not a regular file or a
+folder (a FIFO, a device) is skipped, never opened, and reported to ``on_skip``; a
+path that does not exist is an error.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+import stat
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from uuid import UUID
 
 from cascadia.replays.errors import ReplayError
-from cascadia.replays.format import EXTENSION
+from cascadia.replays.format import EXTENSION, file_kind
+
+SkipReport = Callable[[Path, str], None]
+"""Called with each entry of a folder that is not read, and why."""
 
 
 class LogPathError(ReplayError):
-    """A path given as a log that is neither a file nor a folder."""
+    """A path given as a log that does not exist."""
 
 
 def log_name(game_id: UUID) -> str:
@@ -25,19 +33,40 @@ def log_name(game_id: UUID) -> str:
     return f"{game_id}{EXTENSION}"
 
 
-def log_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
-    """The log files named by ``paths``: each file as given, each folder replaced by the
-    regular ``*.cascadia`` files found under it (recursively), sorted; in the order of
+def log_files(paths: Iterable[str | os.PathLike[str]], on_skip: SkipReport | None = None) -> list[Path]:
+    """The log files named by ``paths``: each non-folder as given, each folder replaced by
+    the regular ``*.cascadia`` files found under it (recursively), sorted; in the order of
     ``paths``. Raises :class:`LogPathError` for a path that does not exist."""
     files: list[Path] = []
     for name in paths:
         path = Path(name)
         if path.is_dir():
-            files.extend(sorted(p for p in path.rglob(f"*{EXTENSION}") if p.is_file()))
-        elif path.is_file():
+            files.extend(_logs_under(path, on_skip))
+        elif os.path.lexists(path):
             files.append(path)
         else:
             raise LogPathError(f"no such log file or folder: {path}")
+    return files
+
+
+def _logs_under(folder: Path, on_skip: SkipReport | None) -> list[Path]:
+    with os.scandir(folder):  # an unreadable folder is an error, not an empty one
+        pass
+    files = []
+    for entry in sorted(folder.rglob(f"*{EXTENSION}")):
+        try:
+            mode = entry.stat().st_mode
+        except OSError as error:
+            reason = error.strerror or str(error)
+        else:
+            if stat.S_ISREG(mode):
+                files.append(entry)
+                continue
+            if stat.S_ISDIR(mode):
+                continue  # a folder named like a log: searched like any other
+            reason = f"{file_kind(mode)}, not a log file"
+        if on_skip is not None:
+            on_skip(entry, reason)
     return files
 
 

@@ -15,6 +15,7 @@ of their encoded keys, so the same content always gives the same bytes.
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -39,6 +40,9 @@ MAX_FRAME = 1 << 20
 """The largest frame a reader accepts: 1 MiB."""
 MAX_RECORDS = 100_000
 """The most event records a reader accepts in one log (a 4-player game has about 450)."""
+MAX_DEPTH = 16
+"""The deepest nesting of arrays and maps a reader accepts in one frame body (the
+engine's deepest value, a score sheet in the trailer, is 5 levels deep)."""
 HASH_SIZE = 32
 LENGTH_SIZE = 4
 
@@ -257,21 +261,97 @@ def encode_log(header: LogHeader, events: Iterable[GameEvent], scores: dict[str,
     return b"".join(iter_log(header, events, scores))
 
 
+TEMP_MARK = ".cascadia-tmp"
+"""The suffix of the temporary files of :func:`atomic_output`:
+``.<target name>.<pid>.<random>.cascadia-tmp``, in the target's folder."""
+
+
+class OutputPathError(ReplayError):
+    """An output path that is not a regular file (a device, a FIFO, a symlink, a folder)."""
+
+
+def check_output_path(target: Path) -> None:
+    """Refuse to replace anything but a regular file (or nothing): a device, a FIFO, a
+    folder or a symbolic link is never renamed over."""
+    try:
+        mode = target.lstat().st_mode
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise OutputPathError(f"{target}: {error.strerror or error}") from None
+    if not stat.S_ISREG(mode):
+        kind = file_kind(mode)
+        raise OutputPathError(f"{target} is {kind}, not a regular file; refusing to replace it")
+
+
+def file_kind(mode: int) -> str:
+    kinds = (
+        (stat.S_ISLNK, "a symbolic link"),
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    return next((name for test, name in kinds if test(mode)), "not a regular file")
+
+
+def remove_stale_temporaries(folder: Path, name: str) -> None:
+    """Delete the temporary files that interrupted writes of ``name`` left in ``folder``
+    (``kill -9`` skips every clean-up): those of our naming pattern whose process is gone."""
+    try:
+        leftovers = list(folder.glob(f".{glob_escape(name)}.*{TEMP_MARK}"))
+    except OSError:
+        return
+    for path in leftovers:
+        pid = path.name[len(name) + 2 :].split(".", 1)[0]
+        if pid.isdigit() and not _process_alive(int(pid)):
+            path.unlink(missing_ok=True)
+
+
+def glob_escape(text: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[" else c for c in text)
+
+
+def _process_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 @contextmanager
 def atomic_output(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     """A file that appears at ``path`` only complete: written to a temporary file in the
-    same folder, flushed and fsynced, then renamed over ``path``; removed on failure."""
+    same folder, flushed and fsynced, then renamed over ``path``; removed on failure.
+
+    Only a regular file (or nothing) is ever replaced (:class:`OutputPathError`), and a
+    write error is an :class:`OSError` naming ``path``."""
     target = Path(path)
-    handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed below, renamed on success
-        "wb", dir=target.parent, prefix=f".{target.name}.", suffix=".tmp", delete=False
-    )
+    check_output_path(target)
+    remove_stale_temporaries(target.parent, target.name)
     try:
-        yield handle
-        handle.flush()
-        os.fsync(handle.fileno())
-        handle.close()
-        os.chmod(handle.name, _file_mode(target))
-        os.replace(handle.name, target)
+        handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed below, renamed on success
+            "wb", dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=TEMP_MARK, delete=False
+        )
+    except OSError as error:
+        raise OSError(error.errno, f"cannot write {target}: {error.strerror}") from None
+    try:
+        try:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+            handle.close()
+            os.chmod(handle.name, _file_mode(target))
+            check_output_path(target)
+            os.replace(handle.name, target)
+        except OSError as error:
+            raise OSError(error.errno, f"cannot write {target}: {error.strerror or error}") from None
     except BaseException:
         handle.close()
         Path(handle.name).unlink(missing_ok=True)
@@ -320,8 +400,25 @@ def write_log(
 # -- reading -------------------------------------------------------------------------------
 
 
+def nesting_depth(value: Any) -> int:
+    """How deeply arrays and maps nest in ``value`` (a scalar: 0), without recursion, and
+    stopping as soon as the depth exceeds :data:`MAX_DEPTH`."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, list | tuple | dict):
+            if depth > MAX_DEPTH:
+                return depth
+            deepest = max(deepest, depth)
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
 def _decode(data: bytes) -> Any:
-    """One msgpack value, every size bounded by the frame's own length."""
+    """One msgpack value, every size bounded by the frame's own length (msgpack itself
+    stops at 1024 levels of nesting; :data:`MAX_DEPTH` is checked after it)."""
     limit = len(data)
     return msgpack.unpackb(
         data,
@@ -405,6 +502,8 @@ class LogReader:
             value = _decode(body)
         except Exception as error:  # msgpack raises many kinds for damaged data
             self._fail("encoding", f"undecodable msgpack: {type(error).__name__}: {error}", offset, record)
+        if nesting_depth(value) > MAX_DEPTH:
+            self._fail("encoding", f"values nest deeper than {MAX_DEPTH} levels", offset, record)
         try:
             encoded = canonical(value)
         except (TypeError, ValueError, OverflowError) as error:  # floats, extension types
@@ -547,8 +646,30 @@ def _header_problem(value: dict[str, Any]) -> str | None:
     return None
 
 
+class NotARegularFileError(ReplayError):
+    """A path to read a log from that is not a regular file."""
+
+
+def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+    """Open a regular file for reading; anything else (a FIFO, a device, a folder) is a
+    :class:`NotARegularFileError` at once, never a read that blocks."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except IsADirectoryError:
+        raise NotARegularFileError(f"{path} is a folder, not a log file") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotARegularFileError(f"{path} is {file_kind(mode)}, not a log file")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 @contextmanager
 def open_log(path: str | os.PathLike[str]) -> Iterator[LogReader]:
-    """Open a log file for reading; the header is checked at once."""
-    with open(path, "rb") as stream:
+    """Open a log file for reading (a regular file only); the header is checked at once."""
+    with open_regular(path) as stream:
         yield LogReader(stream, str(path))

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from cascadia.domain.decisions import Decision, with_decisions
 from cascadia.domain.state import GameState, evolve
-from cascadia.projections.state_view import state_view
-from cascadia.replays.audit import Audit, starts_command
+from cascadia.domain.timeline import TurnPoints
+from cascadia.projections.player_view import EVERYTHING, player_view
+from cascadia.replays.audit import Audit
 from cascadia.replays.errors import ReplayError
 from cascadia.replays.format import LogHeader, open_log
 from cascadia.replays.scores import score_sheet
@@ -33,6 +35,8 @@ class Snapshot:
     """Completed turns (0: the end of setup)."""
     state: GameState
     scores: dict[str, Any]
+    decisions: list[Decision] = field(default_factory=list)
+    """The decisions made since the previous snapshot (none for the first)."""
 
     @property
     def label(self) -> str:
@@ -43,18 +47,20 @@ class Snapshot:
         return f"after turn {self.turn} (event {self.version})"
 
     def to_dict(self) -> dict[str, Any]:
+        view = player_view(self.state, EVERYTHING)
         return {
             "version": self.version,
             "turn": self.turn,
             "finished": self.state.finished,
-            "state": state_view(self.state),
-            "scores": self.scores,
+            "scores": view.pop("scores"),
+            "state": view,
+            "decisions": [decision.to_dict() for decision in self.decisions],
         }
 
 
-def _snapshot(state: GameState) -> Snapshot:
+def _snapshot(state: GameState, decisions: list[Decision]) -> Snapshot:
     completed = state.turn if state.finished else state.turn - 1
-    return Snapshot(state.version, max(completed, 0), state.copy(), score_sheet(state))
+    return Snapshot(state.version, max(completed, 0), state.copy(), score_sheet(state), list(decisions))
 
 
 def replay_log(path: str | os.PathLike[str], to: int | None = None) -> tuple[LogHeader, Iterator[Snapshot]]:
@@ -73,18 +79,21 @@ def replay_log(path: str | os.PathLike[str], to: int | None = None) -> tuple[Log
 
 def _snapshots(path: str | os.PathLike[str], header: LogHeader, to: int | None) -> Iterator[Snapshot]:
     state = GameState(header.game_id)
-    due = True  # a snapshot is taken before the first command after setup or a turn's end
+    points = TurnPoints()
+    decisions: list[Decision] = []
     shown = -1
     with open_log(path) as reader:
-        for record in reader.records():
-            if to is None and due and starts_command(record):
-                yield _snapshot(state)
-                due, shown = False, state.version
-            evolve(state, record.to_event(header.game_id))
-            if record.type == "TurnEnded":
-                due = True
-            if record.seq == to:
-                yield _snapshot(state)
+        events = (record.to_event(header.game_id) for record in reader.records())
+        for event, decision in with_decisions(events):
+            if points.before(event) is not None and to is None:
+                yield _snapshot(state, decisions)
+                decisions.clear()
+                shown = state.version
+            evolve(state, event)
+            if decision is not None:
+                decisions.append(decision)
+            if event.originator_version == to:
+                yield _snapshot(state, decisions)
                 return
     if to is None and shown != state.version:
-        yield _snapshot(state)
+        yield _snapshot(state, decisions)

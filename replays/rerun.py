@@ -3,8 +3,8 @@
 A plain rerun writes exactly the events the engine emits while the log is audited, so
 the output of a valid log is byte-identical to it. A what-if rerun keeps the recorded
 decisions of the turns before ``from_turn`` and lets other players (a bot in every seat,
-from the command line) play on from there; the new game gets its own id (a UUIDv5 of
-the original id, the bot and the turn) and seat names that record the change.
+from the command line) play on from there; the new game gets seat names that record the
+change, and so its own id, derived from its setup like every game's.
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from uuid import UUID, uuid5
+from uuid import UUID
 
+from cascadia.domain.decisions import decisions_of
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
-from cascadia.replays.audit import Audit, RecordStream, decision_command, starts_command
+from cascadia.replays.audit import Audit
 from cascadia.replays.errors import ReplayError
 from cascadia.replays.format import LogEncoder, LogHeader, atomic_output, open_log, write_log
 from cascadia.replays.scores import final_score_sheet, totals
@@ -51,12 +52,6 @@ def rerun(path: str | os.PathLike[str], output: str | os.PathLike[str]) -> Rerun
     return RerunResult(str(path), Path(output), audit.game.id, audit.count, size, totals(audit.scores))
 
 
-def what_if_id(game_id: UUID, label: str, from_turn: int) -> UUID:
-    """The id of a what-if game: a UUIDv5 of the original id, the new players' label
-    (for example the bot's name) and the turn they took over."""
-    return uuid5(game_id, f"rerun/bot={label}/from-turn={from_turn}")
-
-
 def what_if_names(names: list[str], label: str, from_turn: int) -> list[str]:
     """Seat names that record the change: ``"alice (then greedy from turn 12)"``."""
     return [f"{name} (then {label} from turn {from_turn})" for name in names]
@@ -74,7 +69,8 @@ def rerun_from_turn(
     that this package does not depend on the bots); write the new game's log at ``output``.
 
     The log is audited first (a what-if starts only from a valid game). The new game has
-    the id :func:`what_if_id` and the seat names :func:`what_if_names`."""
+    the seat names :func:`what_if_names`, and the id derived from them (its log audits
+    like any other: replays/FORMAT.md, "The game id")."""
     with open_log(path) as reader:
         audit = Audit(reader)
         for _ in audit.events():
@@ -87,19 +83,14 @@ def rerun_from_turn(
         header.seed,
         what_if_names(header.names, label, from_turn),
         GameOptions.from_dict(dict(header.options)),
-        game_id=what_if_id(header.game_id, label, from_turn),
+        rules_version=header.rules_version,
     )
     with open_log(path) as reader:
-        records = RecordStream(reader.records())
-        for record in iter(records.next, None):
-            if not starts_command(record):
-                continue  # an event that the previous command emitted
+        events = (record.to_event(header.game_id) for record in reader.records())
+        for decision in decisions_of(events):
             if game.state.turn >= from_turn:
                 break
-            command = decision_command(record, records)
-            if command is None:  # pragma: no cover - the log was audited
-                raise RerunError(f"{path}: event {record.seq} is not a decision")
-            command(game)
+            game.execute(decision.command)
     finish(game)
     if not game.finished:
         raise RerunError(f"{path}: the new players stopped before the end of the game")

@@ -8,7 +8,8 @@ after each turn (a turn's automatic events, such as a refill or a mandatory wipe
 included). For that point the page shows every player's board (the tile placed in the
 turn outlined, the token placed ringed), the market, the bag and the stack, the running
 scores of :func:`~cascadia.projections.game_scores.score_state`, and the turn's events in
-words.
+words. Given a viewer (a seat, or a spectator), every point of the game shows only what
+that viewer may see then (:func:`~cascadia.projections.player_view.player_view`).
 
 Size: the snapshots are computed in Python and embedded, but a board is not repeated per
 snapshot. Every distinct placed hex (tile, position, token) is drawn once as an SVG
@@ -26,17 +27,20 @@ from __future__ import annotations
 import html
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from cascadia.domain import events as ev
-from cascadia.domain.components import HABITATS, TILES, WILDLIFE
+from cascadia.domain.components import HABITATS, WILDLIFE
 from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import Hex
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState, evolve
-from cascadia.projections.game_scores import score_state
+from cascadia.domain.timeline import TurnPoints
+from cascadia.projections.describe import describe_event, plural
+from cascadia.projections.player_view import EVERYTHING, Viewer, check_viewer, player_view
+from cascadia.projections.render import render_cards
 from cascadia.projections.svg import (
     FONT_FAMILY,
     HABITAT_COLOURS,
@@ -53,116 +57,15 @@ from cascadia.projections.svg import (
     svg_open,
     token_ring_fragment,
 )
-from cascadia.replays.audit import starts_command, verify
+from cascadia.replays.audit import verify
 from cascadia.replays.errors import ReplayError
-from cascadia.replays.format import LogRecord, open_log
+from cascadia.replays.format import open_log
 
 Source = str | os.PathLike[str] | Sequence[ev.GameEvent]
 """A log file's path, or a game's events in order."""
 
 
-# -- events in words ----------------------------------------------------------------------
-
-
-def tile_text(tile_id: int) -> str:
-    """A tile in words: ``#34 mountain/prairie (elk, hawk)``; keystones say so."""
-    tile = TILES[tile_id]
-    kind = f"{tile.habitats[0]} keystone" if tile.keystone else "/".join(tile.habitats)
-    return f"#{tile_id} {kind} ({', '.join(tile.wildlife)})"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def _slot_list(slots: Sequence[int]) -> str:
-    """``slot 2`` or ``slots 0, 1, 3``."""
-    return ("slot " if len(slots) == 1 else "slots ") + ", ".join(str(s) for s in slots)
-
-
-def describe_event(event: ev.GameEvent, names: Sequence[str]) -> str:
-    """One event as a sentence, players by name."""
-
-    def who(seat: int) -> str:
-        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
-
-    e: Any = event
-    if isinstance(event, ev.GameStarted):
-        return f"Game started with seed {e.seed}: {', '.join(e.names)}."
-    if isinstance(event, ev.TileStackPrepared):
-        return f"The stack holds {e.size} tiles."
-    if isinstance(event, ev.ScoringCardsDrawn):
-        text = "Scoring cards: " + ", ".join(f"{s} {c}" for s, c in e.cards.items()) + "."
-        if e.second_cards:
-            text += " Second set: " + ", ".join(f"{s} {c}" for s, c in e.second_cards.items()) + "."
-        return text
-    if isinstance(event, ev.StarterTilesDealt):
-        return "Starter tiles: " + ", ".join(f"{who(i)} #{s}" for i, s in enumerate(e.starters)) + "."
-    if isinstance(event, ev.OpeningTilesDealt):
-        return "Opening tiles: " + "; ".join(
-            f"{who(i)} {' and '.join(tile_text(t) for t in tiles)}" for i, tiles in enumerate(e.tiles)
-        ) + "."
-    if isinstance(event, ev.SecretCardsDealt):
-        return f"Secret cards dealt face down ({_plural(len(e.species), 'player')}, one each)."
-    if isinstance(event, ev.SecretCardRevealed):
-        return f"{who(e.player)} revealed their secret card: {e.species}."
-    if isinstance(event, ev.FirstPlayerChosen):
-        return f"{who(e.seat)} plays first."
-    if isinstance(event, ev.MarketRefilled):
-        fills = [
-            f"slot {slot}: " + " + ".join(
-                part for part in (tile_text(tile) if tile is not None else "", wildlife or "") if part
-            )
-            for slot, tile, wildlife in e.fills
-        ]
-        return "Market refilled: " + ("; ".join(fills) if fills else "nothing to fill") + "."
-    if isinstance(event, ev.OverpopulationWiped):
-        if e.mandatory:
-            what = f"Overpopulation: four {e.set_aside[0]} in the market, all wiped"
-        else:
-            what = f"{who(e.player)} wiped three {e.set_aside[0]} ({_slot_list(e.slots)})"
-        text = f"{what}; drawn: {', '.join(e.drawn)}."
-        return text + (" The bag cannot break it; no further wipe." if e.unbreakable else "")
-    if isinstance(event, ev.NatureTokenSpent):
-        action = "free choice of tile and token" if e.action == "free_choice" else "a wipe of market tokens"
-        return f"{who(e.player)} spent {_plural(e.cost, 'nature token')} on {action}."
-    if isinstance(event, ev.WildlifeReplaced):
-        return (
-            f"{who(e.player)} wiped {_slot_list(e.slots)}: {', '.join(e.set_aside)} back to the bag, "
-            f"{', '.join(e.drawn)} drawn."
-        )
-    if isinstance(event, ev.PairTaken):
-        where = f"slot {e.tile_slot}" if e.tile_slot == e.wildlife_slot else (
-            f"slots {e.tile_slot} and {e.wildlife_slot}"
-        )
-        return f"{who(e.player)} took tile {tile_text(e.tile)} and a {e.wildlife} from {where}."
-    if isinstance(event, ev.TilePlaced):
-        turn = "" if TILES[e.tile].keystone else f", rotation {e.rotation}"
-        return f"{who(e.player)} placed tile #{e.tile} at ({e.q}, {e.r}){turn}."
-    if isinstance(event, ev.WildlifePlaced):
-        return f"{who(e.player)} placed the {e.wildlife} at ({e.q}, {e.r})."
-    if isinstance(event, ev.NatureTokenEarned):
-        return f"{who(e.player)} earned a nature token (keystone at ({e.q}, {e.r}))."
-    if isinstance(event, ev.WildlifeReturned):
-        return f"{who(e.player)} returned the {e.wildlife} to the bag."
-    if isinstance(event, ev.SoloPairDiscarded):
-        return (
-            f"Solo: tile {tile_text(e.tile)} (slot {e.tile_slot}) and the {e.wildlife} "
-            f"(slot {e.wildlife_slot}) leave the game."
-        )
-    if isinstance(event, ev.TurnEnded):
-        return f"End of turn {e.turn} ({who(e.player)})."
-    if isinstance(event, ev.GameEnded):
-        return f"Game over after {e.turns} turns: the stack cannot refill the market."
-    return f"{event.type}."  # pragma: no cover - every event type is named above
-
-
 # -- snapshots ----------------------------------------------------------------------------
-
-
-def _starts_command(event: ev.GameEvent) -> bool:
-    """Whether ``event`` is the first event of a player's command (the replay tools' rule)."""
-    return starts_command(LogRecord(event.originator_version, event.type, event.payload(), b"", b"", 0))
 
 
 @dataclass
@@ -189,24 +92,27 @@ class ViewerData:
     """Every distinct SVG fragment (a placed hex, a highlight, a market slot's tile or token)."""
 
 
-def _score_rows(state: GameState) -> list[list[int]]:
-    """Per seat: points per species, per habitat (corridors), bonuses, nature, total, rank."""
+def _score_rows(sheet: Mapping[str, Any]) -> list[list[int | None]]:
+    """Per seat: points per species, per habitat (corridors), bonuses, nature, total, rank
+    (``None`` where a player view hides them)."""
     rows = []
-    for p in score_state(state).players:
+    for p in sheet["players"]:
         rows.append(
-            [p.wildlife[s] for s in WILDLIFE]
-            + [p.habitat_points[h] for h in HABITATS]
-            + [p.bonus_total, p.nature_tokens, p.total, p.rank]
+            [p["wildlife"][s] for s in WILDLIFE]
+            + [p["habitat_points"][h] for h in HABITATS]
+            + [p["bonus_total"], p["nature_tokens"], p["total"], p["rank"]]
         )
     return rows
 
 
-def viewer_data(events: Sequence[ev.GameEvent]) -> ViewerData:
+def viewer_data(events: Sequence[ev.GameEvent], viewer: Viewer = EVERYTHING) -> ViewerData:
     """The snapshots of a game (after setup, after each turn, and a last one if the
-    events end inside a turn), with the SVG fragments they use."""
+    events end inside a turn), with the SVG fragments they use, each as ``viewer`` may
+    see it (:func:`~cascadia.projections.player_view.player_view`)."""
     if not events or not isinstance(events[0], ev.GameStarted):
         raise ReplayError("a game's events start with GameStarted")
     final = Game.replay(events).state
+    check_viewer(final, viewer)
     views = common_views([p.environment.tiles for p in final.players])
     names = list(final.names)
     state = GameState(final.game_id)
@@ -237,6 +143,7 @@ def viewer_data(events: Sequence[ev.GameEvent]) -> ViewerData:
             if token and token[0] == seat and token != placed:
                 ids.append(fragments.add(token_ring_fragment(*token[1])))
             boards.append(ids)
+        seen = player_view(state, viewer)
         completed = sum(1 for e in pending if isinstance(e, ev.TurnEnded))
         turn = snapshots[-1]["turn"] + completed if snapshots else 0
         snapshots.append(
@@ -253,28 +160,24 @@ def viewer_data(events: Sequence[ev.GameEvent]) -> ViewerData:
                 "stack": state.stack_size,
                 "nature": [p.nature_tokens for p in state.players],
                 "tiles": [len(p.environment.tiles) for p in state.players],
-                "scores": _score_rows(state),
-                "events": [describe_event(e, names) for e in pending],
+                "cards": render_cards(seen["cards"])
+                + (f" | second set: {render_cards(seen['second_cards'])}" if seen["second_cards"] else ""),
+                "scores": _score_rows(seen["scores"]),
+                "events": [describe_event(e, names, seen) for e in pending],
             }
         )
         pending.clear()
 
-    due = False
+    points = TurnPoints()
     for event in events:
-        if due and _starts_command(event):
-            snapshot()
-            due = False
-        if not snapshots and not due and _starts_command(event):
+        if points.before(event) is not None:
             snapshot()
         evolve(state, event)
         pending.append(event)
-        if isinstance(event, ev.TurnEnded):
-            due = True
     if pending or not snapshots:
         snapshot()
     data = {
         "game_id": str(final.game_id),
-        "seed": final.seed,
         "names": names,
         "turns": snapshots[-1]["turn"],
         "views": [" ".join(num(v) for v in view) for view in views],
@@ -283,6 +186,8 @@ def viewer_data(events: Sequence[ev.GameEvent]) -> ViewerData:
         "habitats": list(HABITATS),
         "snapshots": snapshots,
     }
+    if viewer is EVERYTHING:
+        data["seed"] = final.seed
     return ViewerData(data, fragments.items)
 
 
@@ -338,30 +243,29 @@ def _header_cells() -> str:
     return "".join(cells)
 
 
-def render_html(source: Source, *, title: str | None = None) -> str:
+def render_html(source: Source, *, title: str | None = None, viewer: Viewer = EVERYTHING) -> str:
     """The replay viewer of a game as one self-contained HTML page.
 
     ``source`` is a log file (audited in full first: a bad log raises a
     :class:`~cascadia.replays.errors.ReplayError` and nothing is rendered) or the
-    game's events in order. The same input gives the same bytes."""
+    game's events in order. Given a seat or ``"spectator"`` as ``viewer``, every step
+    shows only what that viewer may see then (no seed; another seat's secret card only
+    once revealed). The same input gives the same bytes."""
     events = list(source) if isinstance(source, Sequence) and not isinstance(source, str) else None
     if events is None:
         events = load_events(source)  # type: ignore[arg-type]
-    viewer = viewer_data(events)
-    data = viewer.data
+    built = viewer_data(events, viewer)
+    data = built.data
     names: list[str] = data["names"]
     first = next(e for e in events if isinstance(e, ev.GameStarted))
-    cards = next((e for e in events if isinstance(e, ev.ScoringCardsDrawn)), None)
     heading = title or f"Cascadia · {', '.join(names)}"
-    facts = [f"game {data['game_id']}", f"seed {data['seed']}", _plural(len(names), "player")]
+    seed = [f"seed {data['seed']}"] if "seed" in data else []
+    facts = [f"game {data['game_id']}", *seed, plural(len(names), "player")]
     changed = {k: v for k, v in first.options.items() if k != "cards"}
     default = GameOptions().to_dict()
     options = [f"{k}={v}" for k, v in sorted(changed.items()) if default.get(k) != v]
-    card_text = ""
-    if cards is not None:
-        card_text = " · ".join(f"{s} {c}" for s, c in cards.cards.items())
-        if cards.second_cards:
-            card_text += " | second set: " + " · ".join(f"{s} {c}" for s, c in cards.second_cards.items())
+    drawn = any(isinstance(e, ev.ScoringCardsDrawn) for e in events)
+    card_text = data["snapshots"][0]["cards"] if drawn else ""
     boards = "".join(
         f'<section class="player" data-seat="{seat}"><h2><span class="pname"></span>'
         f'<span class="pinfo"></span></h2>'
@@ -390,7 +294,7 @@ def render_html(source: Source, *, title: str | None = None) -> str:
         market=svg_open(market_view(data["market_slots"]), standalone=False, extra=' id="market-svg"')
         + market_labels(data["market_slots"])
         + '<g id="market-slots"></g></svg>',
-        fragments="".join(viewer.fragments),
+        fragments="".join(built.fragments),
         data=_json_for_html(data),
         style=_STYLE.replace("{font}", FONT_FAMILY),
         script=_SCRIPT,
@@ -458,6 +362,7 @@ function text(tag,value,cls){var e=document.createElement(tag);e.textContent=Str
 function place(parent,ids){var nodes=ids.map(function(k){return document.importNode(frags[k],true);});
  parent.replaceChildren.apply(parent,nodes);}
 function who(seat){return seat===null||seat===undefined?"":D.names[seat];}
+function known(v){return v===null?"?":v;}
 function describe(s,i){
  if(i===0){return "Setup \\u00b7 "+who(s.next)+" plays first";}
  var t="Turn "+s.turn+" of "+D.turns;
@@ -475,8 +380,8 @@ function show(i){
   var sec=players[p];
   place(sec.querySelector("svg.board"),s.boards[p]);
   sec.querySelector(".pname").textContent=D.names[p]+" (seat "+p+")";
-  sec.querySelector(".pinfo").textContent=s.scores[p][12]+" points \\u00b7 "+s.nature[p]+" nature \\u00b7 "+
-   s.tiles[p]+" tiles";
+  sec.querySelector(".pinfo").textContent=known(s.scores[p][12])+" points \\u00b7 "+s.nature[p]+
+   " nature \\u00b7 "+s.tiles[p]+" tiles";
   sec.classList.toggle("active",s.player===p);
   sec.classList.toggle("next",s.next===p);}
  place(document.getElementById("market-slots"),s.market);
@@ -486,11 +391,12 @@ function show(i){
  s.scores.forEach(function(row,p){
   var tr=document.createElement("tr");if(row[13]===1){tr.className="lead";}
   var name=text("td",D.names[p],"name");name.prepend(text("span",p+" ","seat"));tr.appendChild(name);
-  for(var c=0;c<12;c++){tr.appendChild(text("td",row[c]));}
-  var total=text("td",row[12],"total");
-  if(prev){var d=row[12]-prev.scores[p][12];
+  for(var c=0;c<12;c++){tr.appendChild(text("td",known(row[c])));}
+  var total=text("td",known(row[12]),"total");
+  if(prev&&row[12]!==null&&prev.scores[p][12]!==null){var d=row[12]-prev.scores[p][12];
    if(d!==0){total.appendChild(text("span",(d>0?"+":"")+d,d>0?"delta":"delta neg"));}}
-  tr.appendChild(total);tr.appendChild(text("td",row[13]));body.appendChild(tr);});
+  tr.appendChild(total);tr.appendChild(text("td",known(row[13])));body.appendChild(tr);});
+ document.getElementById("cards").textContent=s.cards;
  var list=document.getElementById("events");list.replaceChildren();
  s.events.forEach(function(line){list.appendChild(text("li",line));});
  document.getElementById("events-title").textContent=i===0?"Setup events":"Events of this turn";}
@@ -531,7 +437,7 @@ script-src 'unsafe-inline'; img-src data:">
 <header>
 <h1>{title}</h1>
 <div class="facts">{facts}</div>
-<div class="facts">scoring cards: {cards} · {options}</div>
+<div class="facts">scoring cards: <span id="cards">{cards}</span> · {options}</div>
 </header>
 <div class="controls" role="toolbar" aria-label="turns">
 <button id="first" title="Setup (Home)">|&#x25C0;</button>

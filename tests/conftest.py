@@ -33,10 +33,11 @@ def stage(
     starters: Sequence[int] | None = None,
     first: int = 0,
     nature: Sequence[int] = (),
+    rules_version: str = RULES_VERSION,
 ) -> Game:
     """A game at the start of its first turn, with ``market`` as its four (tile, token)
-    pairs, seat ``first`` to play, the given starters (default 0, 1, ...) and
-    ``nature[seat]`` nature tokens per seat."""
+    pairs, seat ``first`` to play, the given starters (default 0, 1, ...),
+    ``nature[seat]`` nature tokens per seat, under ``rules_version``."""
     opts = GameOptions(cards="all-a")
     starters = list(range(players)) if starters is None else list(starters)
     made: list[tuple[type[ev.GameEvent], dict[str, Any]]] = [
@@ -47,7 +48,7 @@ def stage(
                 "players": players,
                 "names": [f"p{i}" for i in range(players)],
                 "options": opts.to_dict(),
-                "rules_version": RULES_VERSION,
+                "rules_version": rules_version,
             },
         ),
         (ev.TileStackPrepared, {"size": stack_size(players)}),

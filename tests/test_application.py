@@ -3,21 +3,22 @@ save, retry on a version conflict), simulate and store."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
 
 import pytest
 from cascadia.application.games import (
     CommandConflictError,
     GameAlreadyStoredError,
     apply_command,
-    execute_command,
+    play_bot_turn,
     start_game,
 )
 from cascadia.application.simulation import simulate_and_store
 from cascadia.application.store import GameNotFoundError, GameStore
 from cascadia.bots.random_bot import RandomBot
 from cascadia.bots.registry import play_game
-from cascadia.domain.errors import InvalidOptionError, MarketChoiceError
+from cascadia.domain.commands import Take
+from cascadia.domain.errors import InvalidOptionError, MarketChoiceError, OutOfOrderError
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 
@@ -40,7 +41,7 @@ def test_start_game_stores_the_setup_once(store):
 def test_apply_command_loads_executes_and_saves(store):
     game = start_game(store, 5, ["ann", "bob"])
     slot = game.legal_takes()[0]
-    applied = apply_command(store, game.id, lambda g: g.take(*slot))
+    applied = apply_command(store, game.id, Take(*slot))
     assert applied.attempts == 1 and [e.type for e in applied.events] == ["PairTaken"]
     assert store.game(game.id).state == applied.game.state
     assert store.game(game.id).version == game.version + 1
@@ -49,13 +50,13 @@ def test_apply_command_loads_executes_and_saves(store):
 def test_an_illegal_command_raises_and_saves_nothing(store):
     game = start_game(store, 5, ["ann", "bob"])
     with pytest.raises(MarketChoiceError):
-        apply_command(store, game.id, lambda g: g.take(9))
+        apply_command(store, game.id, Take(9, 9))
     assert store.game(game.id).version == game.version
 
 
 def test_a_missing_game_is_reported(store):
     with pytest.raises(GameNotFoundError):
-        apply_command(store, Game.start(1).id, lambda g: None)
+        apply_command(store, Game.start(1).id, Take(0, 0))
 
 
 def _other_writer_plays_a_turn(store: GameStore, game: Game, seed: int) -> int:
@@ -70,6 +71,15 @@ def _take_first(game: Game) -> None:
     game.take(*game.legal_takes()[0])
 
 
+class _Scripted:
+    """A stand-in bot whose turn is a given function (to let a rival write in between)."""
+
+    name = "scripted"
+
+    def __init__(self, turn: Callable[[Game], None]) -> None:
+        self.play_turn = turn
+
+
 def test_a_conflict_is_retried_on_the_reloaded_game(store):
     game = start_game(store, 5, ["ann", "bob"])
     seen: list[int] = []
@@ -81,7 +91,7 @@ def test_a_conflict_is_retried_on_the_reloaded_game(store):
             overtaken.append(_other_writer_plays_a_turn(store, game, 1))
         _take_first(g)
 
-    applied = apply_command(store, game.id, take_after_a_rival)
+    applied = play_bot_turn(store, game.id, _Scripted(take_after_a_rival))
     assert applied.attempts == 2 and seen == [game.version, overtaken[0]]
     [taken] = [e for e in applied.events if e.type == "PairTaken"]
     assert taken.player != game.current_player  # the next seat's take, on the reloaded game
@@ -97,7 +107,7 @@ def test_conflicts_on_every_attempt_raise_a_typed_error(store):
         _take_first(g)
 
     with pytest.raises(CommandConflictError) as conflict:
-        apply_command(store, game.id, always_overtaken, attempts=2)
+        play_bot_turn(store, game.id, _Scripted(always_overtaken), attempts=2)
     assert conflict.value.attempts == 2 and conflict.value.game_id == game.id
     assert len(overtaken) == 2
     assert store.game(game.id).version == overtaken[-1]  # only the other writer's turns are stored
@@ -106,27 +116,21 @@ def test_conflicts_on_every_attempt_raise_a_typed_error(store):
 def test_the_callers_copy_is_used_for_the_first_attempt(store):
     game = start_game(store, 5, ["ann", "bob"])
     slot = game.legal_takes()[0]
-    applied = apply_command(store, game.id, lambda g: g.take(*slot), game=game)
+    applied = apply_command(store, game.id, Take(*slot), game=game)
     assert applied.game is game
     with pytest.raises(ValueError, match="the game given is"):
-        apply_command(store, game.id, lambda g: None, game=Game.start(6))
+        apply_command(store, game.id, Take(*slot), game=Game.start(6))
 
 
-@dataclass(frozen=True)
-class _Take:
-    slot: tuple[int, int]
-
-
-class _GameWithExecute(Game):
-    def execute(self, command: _Take) -> None:
-        self.take(*command.slot)
-
-
-def test_a_command_value_goes_to_game_execute():
-    game = _GameWithExecute(Game.start(5, 2).state)
-    slot = game.legal_takes()[0]
-    execute_command(game, _Take(slot))
-    assert [e.type for e in game.collect_events()][-1] == "PairTaken"
+def test_a_taken_pair_cannot_be_taken_again(store):
+    game = Game.start(5, 2)
+    take = next(c for c in game.legal_commands() if isinstance(c, Take))
+    stored = start_game(store, 5, ["ann", "bob"])
+    applied = apply_command(store, stored.id, take)
+    assert [e.type for e in applied.events] == ["PairTaken"]
+    with pytest.raises(OutOfOrderError):
+        apply_command(store, stored.id, take)  # taken already: refused, nothing saved
+    assert store.game(stored.id).version == applied.game.version
 
 
 def test_simulate_and_store_checks_the_setup_before_storing(store):

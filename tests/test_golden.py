@@ -4,34 +4,42 @@ Same seed and same decisions must give the same events, byte for byte, on any ma
 and any supported Python. These digests were recorded once; any change to the draws,
 the event payloads or the bots' choices changes them. If a change is intended (a new
 rules version), record the new digests and say so in the commit.
+
+Logs are forever: the games of every rules version this engine implements are pinned,
+each played under its own version (``cascadia-rules-1`` returns the tokens an
+overpopulation sets aside after each single wipe, ``cascadia-rules-2`` only once it is
+resolved, RULES.md 4.1). Golden *logs* of each version, written from fixed seeds, must
+still pass audit, replay, rerun and import as judged by the version they name.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 
 import pytest
 from cascadia.bots.registry import play_game
-from cascadia.domain.options import GameOptions
+from cascadia.domain.game import derive_game_id
+from cascadia.domain.options import RULES_V1, RULES_V2, RULES_VERSION, GameOptions
+from cascadia.replays.errors import AuditDivergence
+from cascadia.replays.format import LogHeader, encode_log
+from cascadia.replays.scores import final_score_sheet
+from test_replays_helpers import audit_bytes, rechain
 
 
-def event_digest(seed: int, bots: list[str], options: GameOptions) -> str:
+def event_digest(seed: int, bots: list[str], options: GameOptions, rules_version: str) -> str:
     """SHA-256 of the game's events as canonical JSON lines (type, version, payload)."""
     digest = hashlib.sha256()
-    for event in play_game(seed, bots, options).collect_events():
+    for event in play_game(seed, bots, options, rules_version=rules_version).collect_events():
         line = [event.type, event.originator_version, event.payload()]
         digest.update(json.dumps(line, sort_keys=True, separators=(",", ":")).encode() + b"\n")
     return digest.hexdigest()
 
 
-GOLDEN = [
-    (
-        0,
-        ["random"] * 4,
-        GameOptions(),
-        "7ad0b6326fd26843e1fb3f6484833742914ed8771ab48b8e372f7f883ef06efb",
-    ),
+SECRET_THREE = GameOptions(cards="A,B,C,D,A", market_of_three=True, secret_cards=True)
+GOLDEN_RULES_1 = [
+    (0, ["random"] * 4, GameOptions(), "7ad0b6326fd26843e1fb3f6484833742914ed8771ab48b8e372f7f883ef06efb"),
     (
         1,
         ["random"],
@@ -44,15 +52,143 @@ GOLDEN = [
         GameOptions(),
         "908bcd85c3254530a14ac60dc4685d69f9086ea8c49ac36d664a70199a355e84",
     ),
-    (
-        3,
-        ["greedy"] * 3,
-        GameOptions(cards="A,B,C,D,A", market_of_three=True, secret_cards=True),
-        "1cf9645cf0a8ebeafb970dcf336f2c5adc4ad9f6ddbe31e2a5ef8581f2861af5",
-    ),
+    (3, ["greedy"] * 3, SECRET_THREE, "1cf9645cf0a8ebeafb970dcf336f2c5adc4ad9f6ddbe31e2a5ef8581f2861af5"),
+    (5, ["random"] * 4, GameOptions(), "866fa24daf358fec73e858c3b928e2a592b6d38f632797539c08f75dddc7bc69"),
 ]
+"""Recorded before rules version 2 existed (seed 5 added with it); unchanged since."""
+GOLDEN_RULES_2 = [
+    (0, ["random"] * 4, GameOptions(), "08d88517e4338bbed4e724c40ac844c78acff13aedc788f115c8bfea327baa39"),
+    (
+        1,
+        ["random"],
+        GameOptions(cards="all-a"),
+        "a43a43e8410435432b201788ff2c19bb800bde377b9b143c58483c930215b4bf",
+    ),
+    (
+        2,
+        ["greedy", "random"],
+        GameOptions(),
+        "e7de4fd3c0268e40c9c3cf3ecfed8d861a0b21d9e4ac0591511470c0d189a52c",
+    ),
+    (3, ["greedy"] * 3, SECRET_THREE, "ddcdb1b2fb265c79f53259a340b24845d680d320f9aef36b5ac592ff906d2619"),
+    (5, ["random"] * 4, GameOptions(), "ae0298872370361d571e880dcef3305dca4ccb308873b08d93f64bf7a79d390e"),
+]
+"""Seed 5: a three-of-a-kind wipe (event 73) makes four hawks; under version 1 the
+three foxes it set aside are back in the bag for the mandatory wipe, under version 2
+they are not, so the two versions draw different tokens from there on."""
 
 
-@pytest.mark.parametrize(("seed", "bots", "options", "expected"), GOLDEN)
-def test_seeded_games_are_the_same_everywhere(seed, bots, options, expected) -> None:
-    assert event_digest(seed, bots, options) == expected
+@pytest.mark.parametrize(("seed", "bots", "options", "expected"), GOLDEN_RULES_1)
+def test_rules_1_games_are_the_same_everywhere(seed, bots, options, expected) -> None:
+    assert event_digest(seed, bots, options, RULES_V1) == expected
+
+
+@pytest.mark.parametrize(("seed", "bots", "options", "expected"), GOLDEN_RULES_2)
+def test_rules_2_games_are_the_same_everywhere(seed, bots, options, expected) -> None:
+    assert event_digest(seed, bots, options, RULES_V2) == expected
+
+
+def test_new_games_are_played_under_rules_version_2() -> None:
+    assert RULES_VERSION == RULES_V2
+    seed, bots, options, expected = GOLDEN_RULES_2[0]
+    assert play_game(seed, bots, options).state.rules_version == RULES_V2
+    assert event_digest(seed, bots, options, RULES_VERSION) == expected
+
+
+# -- golden logs of each version: audit, replay, rerun, import ---------------------------------
+
+GOLDEN_LOGS = {
+    RULES_V1: "42a4d689810108fd63ee1266424345e94fd8c2c2302ad9f62676076faf2a0649",
+    RULES_V2: "94ca8040ba265f5e87d351612f0161e7c1f233979cf8180922b60bae34391d95",
+}
+"""SHA-256 of the log of seed 5 (four random bots) written under each version. The
+rules-1 log is byte for byte the one the engine wrote before version 2 existed."""
+
+
+def golden_log(rules_version: str) -> bytes:
+    game = play_game(5, ["random"] * 4, GameOptions(), rules_version=rules_version)
+    events = game.collect_events()
+    return encode_log(LogHeader.from_events(events), events, final_score_sheet(game.state))
+
+
+@pytest.fixture(scope="module")
+def logs() -> dict[str, bytes]:
+    return {version: golden_log(version) for version in (RULES_V1, RULES_V2)}
+
+
+@pytest.mark.parametrize("version", [RULES_V1, RULES_V2])
+def test_golden_logs_are_the_same_everywhere(logs, version) -> None:
+    assert hashlib.sha256(logs[version]).hexdigest() == GOLDEN_LOGS[version]
+
+
+@pytest.mark.parametrize("version", [RULES_V1, RULES_V2])
+def test_golden_logs_pass_audit_under_their_own_version(logs, version) -> None:
+    events = audit_bytes(logs[version])
+    assert events[0].rules_version == version
+
+
+def as_version(data: bytes, version: str) -> bytes:
+    """The log with its header and ``GameStarted`` naming ``version`` (re-chained), and
+    the game id derived for that version (replays/FORMAT.md, "The game id")."""
+
+    def relabel(records):
+        seq, type_name, payload = records[0]
+        return [[seq, type_name, {**payload, "rules_version": version}], *records[1:]]
+
+    def trailer(scores):
+        return {**scores, "rules_version": version}
+
+    def header(h):
+        game_id = derive_game_id(h.seed, h.names, GameOptions.from_dict(h.options), version)
+        return replace(h, rules_version=version, game_id=game_id)
+
+    return rechain(data, relabel, header=header, scores=trailer)
+
+
+@pytest.mark.parametrize(("recorded", "judged"), [(RULES_V1, RULES_V2), (RULES_V2, RULES_V1)])
+def test_a_log_judged_under_the_other_version_diverges_at_the_held_tokens(logs, recorded, judged) -> None:
+    """The same decisions under the other rules draw other tokens for the mandatory wipe
+    that follows the three-of-a-kind wipe (event 74 of seed 5)."""
+    with pytest.raises(AuditDivergence) as raised:
+        audit_bytes(as_version(logs[recorded], judged))
+    assert (raised.value.kind, raised.value.seq) == ("draw", 74)
+
+
+def test_a_log_naming_an_unknown_version_is_refused(logs) -> None:
+    with pytest.raises(AuditDivergence) as raised:
+        audit_bytes(as_version(logs[RULES_V1], "cascadia-rules-9"))
+    assert (raised.value.kind, raised.value.seq) == ("header", None)
+    assert "cascadia-rules-9" in str(raised.value) and RULES_V1 in str(raised.value)
+
+
+@pytest.mark.parametrize("version", [RULES_V1, RULES_V2])
+def test_golden_logs_replay_rerun_and_import_under_their_own_version(cli, tmp_path, logs, version) -> None:
+    path = tmp_path / f"{version}.cascadia"
+    path.write_bytes(logs[version])
+    code, out, err = cli("audit", str(path), home=False)
+    assert code == 0, err
+    code, out, err = cli("replay", str(path), "--json", home=False)
+    assert code == 0, err
+    final = json.loads(out.splitlines()[-1])
+    assert final["state"]["rules_version"] == version and final["finished"]
+    code, out, err = cli("rerun", str(path), "-o", str(tmp_path / "again.cascadia"), home=False)
+    assert code == 0, err
+    assert (tmp_path / "again.cascadia").read_bytes() == logs[version]
+    code, out, err = cli("import", str(path))
+    assert code == 0, err
+    code, out, err = cli("export", "--all", "-o", str(tmp_path / "out"))
+    assert code == 0, err
+    (exported,) = (tmp_path / "out").iterdir()
+    assert exported.read_bytes() == logs[version]
+
+
+@pytest.mark.parametrize("command", ["audit", "replay", "rerun", "import"])
+def test_every_log_command_refuses_an_unknown_version_in_one_line(cli, tmp_path, logs, command) -> None:
+    path = tmp_path / "future.cascadia"
+    path.write_bytes(as_version(logs[RULES_V2], "cascadia-rules-9"))
+    extra = ["-o", str(tmp_path / "out.cascadia")] if command == "rerun" else []
+    code, _, err = cli(command, str(path), *extra, home=command == "import")
+    assert code == 1
+    (line,) = err.strip().splitlines()
+    assert line.startswith("error: ") and "cascadia-rules-9" in line
+    assert not (tmp_path / "out.cascadia").exists()

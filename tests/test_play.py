@@ -26,6 +26,16 @@ from cascadia.cli.app import main
 from cascadia.cli.play_commands import PlayLoop
 from cascadia.cli.play_session import PlaySession, Stage, seat_names
 from cascadia.domain import events as ev
+from cascadia.domain.commands import (
+    NatureFreeChoice,
+    NatureWipe,
+    PlaceTile,
+    PlaceWildlife,
+    ReturnWildlife,
+    Take,
+    WipeThree,
+)
+from cascadia.domain.components import TILES
 from cascadia.domain.errors import IllegalMoveError, InvalidOptionError
 from cascadia.domain.game import Game
 from cascadia.replays.audit import audit_file
@@ -170,7 +180,7 @@ def test_a_human_plays_a_whole_game_against_a_random_bot(cli, tmp_path):
     assert 40 <= len(answerer.asked) <= 100
     assert "refused" not in out and "did not understand" not in out
     assert "ann: take> " in out and "ann: tile> " in out
-    assert "random (seat 1): took slot" in out
+    assert "random (seat 1): random took tile #" in out
     assert "final scores" in out and "total" in out
     assert "Winner: " in out or "Shared win: " in out
     assert_stored_game_is_legal(tmp_path, game_id)
@@ -529,30 +539,48 @@ def test_session_reads_lines_into_engine_commands():
         bot_for_turn(game.state).play_turn(game)
     session = PlaySession()
     assert session.stage(game) is Stage.CHOOSE
-    assert session.handle(game, "2").command.args == (2,)
-    assert session.handle(game, "take 1 3").command.args == (1, 3)
-    assert session.handle(game, "free").command.args == ("free_choice",)
-    assert session.handle(game, "nature wipe 0, 2").command.args == ("wipe", [0, 2])
-    assert session.handle(game, "wipe all").command.args == ("wipe", [0, 1, 2, 3])
-    assert session.handle(game, "three").command.method == "wipe_three"
+    assert session.handle(game, "2").command == Take(2, 2)
+    assert session.handle(game, "take 1 3").command == Take(1, 3)
+    assert session.handle(game, "free").command == NatureFreeChoice()
+    assert session.handle(game, "nature free").command == NatureFreeChoice()
+    assert session.handle(game, "nature wipe 0, 2").command == NatureWipe((0, 2))
+    assert session.handle(game, "nature wipe 2,0").command == NatureWipe((0, 2))
+    assert session.handle(game, "wipe all").command == NatureWipe((0, 1, 2, 3))
+    assert session.handle(game, "three").command == WipeThree()
+    assert session.handle(game, "wipe3").command == WipeThree()
     assert session.handle(game, "help").action == "help"
     assert session.handle(game, "QUIT").action == "quit"
     assert session.handle(game, "wipe").refused
     assert session.handle(game, "").action == "again"
+    assert session.handle(game, "return").refused  # not a move of this step
     game.take(0)
     assert session.stage(game) is Stage.TILE
-    assert session.handle(game, "(1, -1) 3").command.args == (1, -1, 3)
-    assert session.handle(game, "return").command.method == "return_wildlife"
-    assert session.handle(game, "token 0 1").command.args == (0, 1)
-    assert session.handle(game, "tile 1 -1 0").command.args == (1, -1, 0)
+    assert session.handle(game, "(1, -1) 3").command == PlaceTile(1, -1, 3)
+    assert session.handle(game, "tile 1 -1 r3").command == PlaceTile(1, -1, 3)
+    assert session.handle(game, "return").command == ReturnWildlife()
+    assert session.handle(game, "token 0 1").command == PlaceWildlife(0, 1)
+    assert session.handle(game, "tile 1 -1 0").command == PlaceTile(1, -1, 0)
     assert session.handle(game, "1 -1 0 4").refused
+    assert session.handle(game, "take 2").refused
     (q, r), rotation = game.legal_tile_placements()[0]
     game.place_tile(q, r, rotation)
     assert session.stage(game) is Stage.TOKEN
-    assert session.handle(game, "token 0 1").command.args == (0, 1)
-    assert session.handle(game, "0,1").command.args == (0, 1)
-    assert session.handle(game, "skip").command.method == "return_wildlife"
+    assert session.handle(game, "token 0 1").command == PlaceWildlife(0, 1)
+    assert session.handle(game, "0,1").command == PlaceWildlife(0, 1)
+    assert session.handle(game, "skip").command == ReturnWildlife()
     assert session.handle(game, "2").refused
+
+
+def test_session_leaves_a_tile_without_rotation_to_the_rotation_step():
+    game = Game.start(4, ["ann", "random"])
+    while game.current_player != 0:
+        bot_for_turn(game.state).play_turn(game)
+    game.take(next(s for s, t in enumerate(game.state.market_tiles) if not TILES[t].keystone))
+    session = PlaySession()
+    (q, r), _ = game.legal_tile_placements()[0]
+    assert session.handle(game, f"tile {q} {r}").action == "rotation"
+    assert session.stage(game) is Stage.ROTATION
+    assert session.handle(game, f"tile {q} {r} r2").command == PlaceTile(q, r, 2)
 
 
 def test_the_real_console_script_reads_a_pipe(tmp_path, clean_env):

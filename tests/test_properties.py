@@ -1,9 +1,8 @@
 """Properties over random legal and illegal command sequences (hypothesis).
 
-Legal commands are drawn from the engine's own queries (legal_takes,
-legal_tile_positions, legal_wildlife_targets, can_wipe_three, nature_actions); illegal
-ones are random commands, which the engine must refuse with an IllegalMoveError without
-changing anything (or accept, when they happen to be legal). After every command:
+Legal commands are drawn from the engine's own ``Game.legal_commands``; illegal ones are
+random command values, which the engine must refuse with an IllegalMoveError without
+changing anything exactly when they are not among the legal ones. After every command:
 conservation of tokens and tiles; at the end: replay equals the live state, the same
 seed and decisions give the same events, and every event survives the msgpack transcoder.
 """
@@ -13,10 +12,19 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from typing import Any
 
 from cascadia.application.transcoder import MsgpackTranscoder
 from cascadia.domain import events as ev
+from cascadia.domain.commands import (
+    Command,
+    NatureFreeChoice,
+    NatureWipe,
+    PlaceTile,
+    PlaceWildlife,
+    ReturnWildlife,
+    Take,
+    WipeThree,
+)
 from cascadia.domain.components import HABITAT_TILE_COUNT, WILDLIFE
 from cascadia.domain.errors import IllegalMoveError
 from cascadia.domain.game import Game
@@ -26,49 +34,23 @@ from eventsourcing.persistence import Mapper
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-Command = tuple[str, tuple[Any, ...]]
-
-
-def legal_commands(game: Game) -> list[Command]:
-    """Every command the queries say is legal now (tile placements: every rotation)."""
-    ts = game.state.turn_state
-    if not ts.has_taken:
-        commands: list[Command] = [("take", take) for take in game.legal_takes()]
-        if game.can_wipe_three():
-            commands.append(("wipe_three", ()))
-        for action in game.nature_actions():
-            if action == "free_choice":
-                commands.append(("spend_nature", ("free_choice",)))
-            else:
-                size = len(game.state.market_wildlife)
-                commands += [("spend_nature", ("wipe", [s])) for s in range(size)]
-                commands.append(("spend_nature", ("wipe", list(range(size)))))
-                commands.append(("spend_nature", ("wipe", [0, 2])))
-        return commands
-    commands = []
-    if ts.tile_hex is None:
-        commands += [("place_tile", (q, r, rot)) for q, r in game.legal_tile_positions() for rot in range(6)]
-    if not ts.wildlife_done:
-        commands += [("place_wildlife", h) for h in game.legal_wildlife_targets()]
-        commands.append(("return_wildlife", ()))
-    return commands
-
 
 def random_command(rng: random.Random) -> Command:
     """Any command with arbitrary (mostly illegal) arguments."""
     kind = rng.randrange(7)
     if kind == 0:
-        return "take", (rng.randrange(-1, 5), rng.choice([None, rng.randrange(-1, 5)]))
+        return Take(rng.randrange(-1, 5), rng.randrange(-1, 5))
     if kind == 1:
-        return "place_tile", (rng.randrange(-4, 4), rng.randrange(-4, 4), rng.randrange(-1, 7))
+        return PlaceTile(rng.randrange(-4, 4), rng.randrange(-4, 4), rng.randrange(-1, 7))
     if kind == 2:
-        return "place_wildlife", (rng.randrange(-3, 3), rng.randrange(-3, 3))
+        return PlaceWildlife(rng.randrange(-3, 3), rng.randrange(-3, 3))
     if kind == 3:
-        return "return_wildlife", ()
+        return ReturnWildlife()
     if kind == 4:
-        return "wipe_three", ()
-    slots = [rng.randrange(-1, 5) for _ in range(rng.randrange(0, 4))]
-    return "spend_nature", (rng.choice(["free_choice", "wipe", "swap"]), rng.choice([None, slots]))
+        return WipeThree()
+    if kind == 5:
+        return NatureFreeChoice()
+    return NatureWipe(tuple(rng.randrange(-1, 5) for _ in range(rng.randrange(0, 4))))
 
 
 def expected_draws(events: list[ev.GameEvent], options: GameOptions) -> int:
@@ -124,24 +106,25 @@ def run(game: Game, choices: list[int], finish: bool, rng: random.Random) -> tup
     while not game.finished and (step < len(choices) or finish):
         choice = choices[step] if step < len(choices) else rng.randrange(1 << 16)
         step += 1
-        legal = legal_commands(game)
+        legal = game.legal_commands()
         assert legal, "an unfinished game always has a legal command"
         if choice % 4 == 0 and step <= len(choices):
-            name, args = random_command(random.Random(choice))
+            command = random_command(random.Random(choice))
         else:
-            name, args = legal[(choice // 4) % len(legal)]
+            command = legal[(choice // 4) % len(legal)]
         before = copy.deepcopy(game.state)
         try:
-            getattr(game, name)(*args)
+            game.execute(command)
         except IllegalMoveError:
-            assert (name, args) not in legal, f"{name}{args} was offered as legal but refused"
-            assert game.state == before, f"refused {name}{args} changed the state"
-            assert game.collect_events() == [], f"refused {name}{args} emitted events"
+            assert command not in legal, f"{command} was offered as legal but refused"
+            assert game.state == before, f"refused {command} changed the state"
+            assert game.collect_events() == [], f"refused {command} emitted events"
             continue
+        assert command in legal, f"{command} was accepted but is not offered as legal"
         new = game.collect_events()
-        assert new, f"{name}{args} was accepted but emitted nothing"
+        assert new, f"{command} was accepted but emitted nothing"
         log += new
-        accepted.append((name, args))
+        accepted.append(command)
         check_conservation(game.state, tokens)
         assert game.state.version == len(log)
         if len(set(game.state.market_wildlife)) == 1:  # four alike stand only when unbreakable
@@ -160,8 +143,8 @@ def check_events(game: Game, log: list[ev.GameEvent], accepted: list[Command], s
     assert Game.replay(log[:cut]).state.version == cut
     # the same seed and decisions give the same events
     again = Game.start(seed, players, options)
-    for name, args in accepted:
-        getattr(again, name)(*args)
+    for command in accepted:
+        again.execute(command)
     assert again.collect_events() == log
     # msgpack transcoder round trip, as the event store uses it
     mapper = Mapper(transcoder=MsgpackTranscoder())

@@ -2,18 +2,32 @@
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import replace
+from pathlib import Path
+from uuid import uuid4
 
 import pytest
+from cascadia.analytics.ingest import ingest_logs
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 from cascadia.replays.audit import audit_file
 from cascadia.replays.errors import AuditDivergence, LogFormatError
-from cascadia.replays.format import HEADER_FIELDS, LogHeader, encode_log
+from cascadia.replays.format import HEADER_FIELDS, MAX_DEPTH, LogHeader, encode_log
 from cascadia.replays.scores import score_sheet
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_replays_helpers import audit_bytes, game_events, game_log, index_of, read, rechain, with_raw_header
+from test_replays_helpers import (
+    DEEP_MARKER,
+    audit_bytes,
+    deepen,
+    game_events,
+    game_log,
+    index_of,
+    read,
+    rechain,
+    with_raw_header,
+)
 
 DATA = game_log(2)
 
@@ -226,7 +240,11 @@ def test_header_that_contradicts_the_game():
     seed = divergence(rechain(DATA, header=lambda h: replace(h, seed=h.seed + 1)))
     assert (seed.kind, seed.seq) == ("header", None)  # the new seed draws other cards
     names = divergence(rechain(DATA, header=lambda h: replace(h, names=["x", "y"])))
-    assert (names.kind, names.seq) == ("event", 1)  # GameStarted records the old names
+    assert (names.kind, names.seq) == ("header", None)  # the id is derived from the old names
+    assert "game_id" in str(names)
+    random_id = uuid4()
+    renamed = divergence(rechain(DATA, header=lambda h: replace(h, names=["x", "y"], game_id=random_id)))
+    assert (renamed.kind, renamed.seq) == ("event", 1)  # GameStarted records the old names
 
 
 def test_message_is_one_line_with_both_versions():
@@ -280,10 +298,11 @@ def mutations(draw):
     records = [list(r) for r in SMALL_RECORDS]
     for _ in range(draw(st.integers(1, 3))):
         i = draw(st.integers(0, len(records) - 1))
-        action = draw(st.sampled_from(["field", "drop", "duplicate", "swap", "retype", "move"]))
-        if action == "field" and records[i][2]:
+        action = draw(st.sampled_from(["field", "drop", "duplicate", "swap", "retype", "move", "deep"]))
+        if action in ("field", "deep") and records[i][2]:
             name = draw(st.sampled_from(sorted(records[i][2])))
-            records[i] = [records[i][0], records[i][1], {**records[i][2], name: draw(values)}]
+            value = DEEP_MARKER if action == "deep" else draw(values)
+            records[i] = [records[i][0], records[i][1], {**records[i][2], name: value}]
         elif action == "drop":
             del records[i]
         elif action == "duplicate":
@@ -297,35 +316,55 @@ def mutations(draw):
             records.insert(j, records.pop(i))
         if not records:
             records = [list(SMALL_RECORDS[0])]
-    return records, draw(st.booleans())
+    return records, draw(st.booleans()), draw(st.sampled_from([MAX_DEPTH + 1, 500, 1500]))
+
+
+def ingested(data: bytes) -> bool:
+    """Whether ``ingest`` adds the game of the log ``data`` to fresh analytics tables."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "log.cascadia"
+        path.write_bytes(data)
+        report = ingest_logs(Path(folder) / "home", [path])
+    assert report.ingested + len(report.problems) == 1
+    return report.ingested == 1
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutations())
 def test_random_record_mutations_are_detected_or_harmless(mutation):
-    records, renumber = mutation
-    data = rechain(SMALL, lambda _: records, renumber=renumber)
+    """Also: a value nested too deeply is a format error (never a RecursionError), and
+    ingest admits a mutated log exactly when the audit does."""
+    records, renumber, depth = mutation
+    data = deepen(rechain(SMALL, lambda _: records, renumber=renumber), depth)
     try:
         events = audit_bytes(data)
     except (LogFormatError, AuditDivergence):
+        assert not ingested(data)
         return
     # Harmless: another legal decision (a different rotation, say) is a different valid
     # game; the audit confirms exactly the engine's events for it, scores included.
     assert encode_log(LogHeader.from_events(events), events, read(data)[2].scores) == data
+    assert ingested(data)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.sampled_from(HEADER_FIELDS),
-    st.one_of(values, st.dictionaries(st.sampled_from(["cards", "balanced_bag", "no_starter", "x"]), values)),
+    st.one_of(
+        values,
+        st.just(DEEP_MARKER),
+        st.dictionaries(st.sampled_from(["cards", "balanced_bag", "no_starter", "x"]), values),
+    ),
 )
 def test_random_header_mutations_are_detected_or_harmless(field, value):
-    data = with_raw_header(SMALL, lambda body: {**body, field: value})
+    data = deepen(with_raw_header(SMALL, lambda body: {**body, field: value}), 600)
     try:
         events = audit_bytes(data)
     except (LogFormatError, AuditDivergence):
+        assert not ingested(data)
         return
     assert events == SMALL_EVENTS
+    assert ingested(data)
 
 
 def test_score_sheet_is_deterministic():

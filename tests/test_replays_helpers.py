@@ -10,6 +10,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+import msgpack
 from cascadia.bots.registry import play_game
 from cascadia.domain.events import PAYLOAD_FIELDS, GameEvent
 from cascadia.domain.options import GameOptions
@@ -134,3 +135,31 @@ def index_of(
     """The list index of the ``nth`` record of ``type_name`` (matching ``where``)."""
     hits = [i for i, (_, t, p) in enumerate(records) if t == type_name and (where is None or where(p))]
     return hits[nth]
+
+
+DEEP_MARKER = "\x00deep\x00"
+"""A string that :func:`deepen` replaces with a deeply nested value (a log cannot be
+written with one: encoding it would itself recurse too deeply)."""
+
+
+def deep_value(depth: int) -> bytes:
+    """The msgpack bytes of ``depth`` arrays nested in one another around a nil (canonical)."""
+    return b"\x91" * depth + b"\xc0"
+
+
+def deepen(data: bytes, depth: int) -> bytes:
+    """``data`` with every :data:`DEEP_MARKER` string replaced by a value nested ``depth``
+    levels deep, the hash chain rebuilt around it (and the trailer's head and count)."""
+    magic, found = frames(data)
+    marker, deep = canonical(DEEP_MARKER), deep_value(depth)
+    *bodies, trailer = [frame[LENGTH_SIZE + 1 : -34] for frame in found]
+    bodies = [body.replace(marker, deep) for body in bodies]
+    out, head = [magic], b""
+    for body in bodies:
+        out.append(raw_frame(body, head))
+        head = chain(head, body)
+    closing = msgpack.unpackb(trailer, raw=False)
+    if isinstance(closing, dict) and "head" in closing:
+        trailer = canonical({**closing, "head": head, "events": len(bodies) - 1})
+    out.append(raw_frame(trailer.replace(marker, deep), head))
+    return b"".join(out)

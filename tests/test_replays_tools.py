@@ -8,13 +8,14 @@ from cascadia.application.store import GameStore
 from cascadia.bots.registry import play_game
 from cascadia.cli.replay_commands import bots_finish
 from cascadia.domain.errors import InvalidOptionError
-from cascadia.domain.game import Game
+from cascadia.domain.game import Game, derive_game_id
+from cascadia.domain.options import GameOptions
 from cascadia.replays.diff import diff_logs
 from cascadia.replays.errors import AuditDivergence, LogFormatError
 from cascadia.replays.files import export_targets
 from cascadia.replays.format import LogHeader, encode_log
 from cascadia.replays.replay import ReplayRangeError, replay_log
-from cascadia.replays.rerun import RerunError, rerun, rerun_from_turn, what_if_id
+from cascadia.replays.rerun import RerunError, rerun, rerun_from_turn, what_if_names
 from test_replays_helpers import audit_bytes, game_events, game_log, index_of, read, rechain
 
 
@@ -140,7 +141,11 @@ def test_what_if_keeps_the_turns_before_and_is_reproducible(tmp_path):
     two = rerun_from_turn(source, tmp_path / "b.cascadia", 21, "random", bots_finish("random"))
     assert (tmp_path / "a.cascadia").read_bytes() == (tmp_path / "b.cascadia").read_bytes()
     original = game_events(2)
-    assert one.game_id == what_if_id(original[0].originator_id, "random", 21) != original[0].originator_id
+    started = original[0]
+    names = what_if_names(started.names, "random", 21)
+    options = GameOptions.from_dict(started.options)
+    derived = derive_game_id(started.seed, names, options, started.rules_version)
+    assert one.game_id == derived != started.originator_id
     new = audit_bytes((tmp_path / "a.cascadia").read_bytes())
     assert new[-1].type == "GameEnded" and two.events == len(new)
     assert new[0].names == ["random (then random from turn 21)"] * 2

@@ -1,4 +1,8 @@
-"""RULES.md 4.1 (overpopulation) and 4.2 (the nature-token wipe)."""
+"""RULES.md 4.1 (overpopulation) and 4.2 (the nature-token wipe).
+
+What both rules versions share, and what version 1 (``cascadia-rules-1``, kept for its
+logs) did differently; version 2's holding of the set-aside tokens until the
+overpopulation is resolved is tested in ``test_rules_overpopulation_v2.py``."""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from cascadia.domain import events as ev
 from cascadia.domain.components import WILDLIFE
 from cascadia.domain.errors import NatureTokenError, OutOfOrderError, OverpopulationError
 from cascadia.domain.game import Game
+from cascadia.domain.options import RULES_V1, RULES_VERSIONS
 from conftest import assert_refused, events_of, play_simple_turn, rig_tokens, stage, token_total
 
 TILES4 = (25, 26, 34, 45)
@@ -47,10 +52,11 @@ def bag_plus_market(game: Game) -> Counter:
 # -- four of a kind (mandatory) --------------------------------------------------------------
 
 
-def test_four_of_a_kind_at_setup_is_wiped():
+@pytest.mark.parametrize("rules_version", RULES_VERSIONS)
+def test_four_of_a_kind_at_setup_is_wiped(rules_version):
     found = 0
     for seed in range(600):
-        game = Game.start(seed, 2)
+        game = Game.start(seed, 2, rules_version=rules_version)
         events = game.collect_events()
         wipes = events_of(events, ev.OverpopulationWiped)
         state = game.state
@@ -72,12 +78,15 @@ def test_four_of_a_kind_at_setup_is_wiped():
     assert found >= 1
 
 
-def test_repeated_four_of_a_kind_wipes_form_a_chain():
+def test_repeated_four_of_a_kind_wipes_form_a_chain_rules_1():
     """Seat 0 takes the elk of [bear, bear, bear, elk]; the refill draws a bear from a
-    small bag, so four bears are wiped for seat 1, and again while all four are alike."""
+    small bag, so four bears are wiped for seat 1, and again while all four are alike
+    (version 1: each wiped group is back in the bag for the next draw)."""
     longest: list[ev.OverpopulationWiped] = []
     for seed in range(3000):
-        game = stage(market("bear", "bear", "bear", "elk"), seed=seed, starters=[4, 0])
+        game = stage(
+            market("bear", "bear", "bear", "elk"), seed=seed, starters=[4, 0], rules_version=RULES_V1
+        )
         rig_tokens(game, bag={"bear": 1, "elk": 4, "fox": 1})
         before = sum(game.state.bag) + 3  # the three bears left in the market
         with within(5):
@@ -106,8 +115,11 @@ def test_repeated_four_of_a_kind_wipes_form_a_chain():
     assert len(longest) >= 3
 
 
-def test_unbreakable_when_the_bag_holds_only_that_species():
-    game = stage(market("bear", "bear", "bear", "elk"), starters=[4, 0])
+@pytest.mark.parametrize("rules_version", RULES_VERSIONS)
+def test_unbreakable_when_the_bag_holds_only_that_species(rules_version):
+    """RULES.md 4.1: every token in the bag (and none set aside) is a bear, like the
+    market: wipe once, record it as unbreakable, and play on."""
+    game = stage(market("bear", "bear", "bear", "elk"), starters=[4, 0], rules_version=rules_version)
     rig_tokens(game, bag={"bear": 6})
     with within(5):
         events = play_simple_turn(game, 3)
@@ -124,12 +136,15 @@ def test_unbreakable_when_the_bag_holds_only_that_species():
     assert game.current_player == 0
 
 
-def test_unbreakable_when_the_bag_holds_only_one_other_species():
-    """RULES.md 4.1: a bag of only one species cannot break the repetition (four bears
-    -> four salmon -> four bears ...): stop after the draw and record it."""
+def test_rules_1_called_a_bag_of_one_other_species_unbreakable():
+    """Version 1 decided on the bag alone, before the set-aside tokens went back: four
+    bears and a bag of salmon only was wiped once, recorded as unbreakable, and left four
+    salmon while the bag held bears again (version 2: see test_rules_overpopulation_v2)."""
     checked = 0
     for seed in range(200):
-        game = stage(market("bear", "bear", "bear", "elk"), seed=seed, starters=[4, 0])
+        game = stage(
+            market("bear", "bear", "bear", "elk"), seed=seed, starters=[4, 0], rules_version=RULES_V1
+        )
         rig_tokens(game, bag={"bear": 1, "salmon": 4})
         with within(5):
             events = play_simple_turn(game, 3)
@@ -143,6 +158,7 @@ def test_unbreakable_when_the_bag_holds_only_one_other_species():
         assert wipes[0].drawn == ["salmon"] * 4
         assert wipes[0].unbreakable
         assert game.state.market_wildlife == ["salmon"] * 4
+        assert game.state.bag_counts()["bear"] == 4
         if checked >= 3:
             break
     assert checked >= 1

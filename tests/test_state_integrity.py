@@ -24,6 +24,7 @@ UNSET_BY_PLAY: dict[str, Any] = {
     "wipes": 2,
     "removed_tiles": [5, 6],
     "removed_wildlife": [0, 1, 0, 2, 0],
+    "set_aside": ["bear", "bear", "bear"],
 }
 """Values for the fields the sample game below leaves at their defaults."""
 TURN_STATE: dict[str, Any] = {

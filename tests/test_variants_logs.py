@@ -116,9 +116,14 @@ def test_secret_cards_log_keeps_the_cards_and_replays_the_reveals(tmp_path, stor
 
 def relabelled(events: list[ev.GameEvent], **changes: Any) -> bytes:
     """The log of ``events`` with ``changes`` made to the options in ``GameStarted``
-    (the header follows), and the trailer's scores of the original game."""
+    (the header follows, with the game id derived from the new options), and the
+    trailer's scores of the original game."""
     started = events[0]
-    forged = [dataclasses.replace(started, options={**started.options, **changes}), *events[1:]]
+    options = {**started.options, **changes}
+    game_id = derive_game_id(
+        started.seed, started.names, GameOptions.from_dict(options), started.rules_version
+    )
+    forged = [dataclasses.replace(started, options=options, originator_id=game_id), *events[1:]]
     return encode_log(LogHeader.from_events(forged), forged, final_score_sheet(Game.replay(events).state))
 
 

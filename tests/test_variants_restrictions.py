@@ -29,7 +29,7 @@ from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import distinct_rotations
 from cascadia.domain.options import RESTRICTIONS, GameOptions
 from cascadia.domain.state import GameState, evolve, tile_counts, wildlife_counts
-from cascadia.projections.state_view import state_view, visible_secret_cards
+from cascadia.projections.player_view import player_view
 from conftest import assert_refused, rig_tokens
 from test_variants_helpers import of_type, open_hexes, stage, touches_same_habitat
 
@@ -434,21 +434,21 @@ def test_secret_cards_are_dealt_with_distinct_species(players):
 def test_no_secret_cards_without_the_option():
     game = Game.start(1, 3)
     assert of_type(game.collect_events(), ev.SecretCardsDealt) == []
-    assert visible_secret_cards(game.state, 0) == []
+    assert player_view(game.state, 0)["secret_cards"] == []
 
 
 def test_secret_card_is_revealed_on_the_first_spend_only():
     game = stage(MARKET, opts(secret_cards=True), secret=["elk", "fox"], nature=[2, 0])
-    assert visible_secret_cards(game.state, 0) == ["elk", None]
-    assert visible_secret_cards(game.state, 1) == [None, "fox"]
-    assert visible_secret_cards(game.state, None) == ["elk", "fox"]
-    assert state_view(game.state, 1)["secret_cards"] == [None, "fox"]
+    assert player_view(game.state, 0)["secret_cards"] == ["elk", None]
+    assert player_view(game.state, 1)["secret_cards"] == [None, "fox"]
+    assert player_view(game.state, None)["secret_cards"] == ["elk", "fox"]
+    assert player_view(game.state, 1)["secret_cards"] == [None, "fox"]
     game.spend_nature("wipe", [0])
     events = game.collect_events()
     assert [type(e) for e in events[:2]] == [ev.SecretCardRevealed, ev.NatureTokenSpent]
     assert events[0].payload() == {"player": 0, "species": "elk"}
-    assert state_view(game.state, 1)["secret_cards"] == ["elk", "fox"]
-    assert visible_secret_cards(game.state, 0) == ["elk", None]  # seat 1 has not spent
+    assert player_view(game.state, 1)["secret_cards"] == ["elk", "fox"]
+    assert player_view(game.state, 0)["secret_cards"] == ["elk", None]  # seat 1 has not spent
     game.spend_nature("free_choice")
     assert of_type(game.collect_events(), ev.SecretCardRevealed) == []
 
@@ -460,7 +460,7 @@ def test_a_refused_spend_reveals_nothing():
     assert_refused(game, NatureTokenError, game.spend_nature, "wipe", [4])
     assert_refused(game, NatureTokenError, game.spend_nature, "wipe", [])
     assert game.state.secret_revealed == [False, False]
-    assert visible_secret_cards(game.state, 1) == [None, "bear"]
+    assert player_view(game.state, 1)["secret_cards"] == [None, "bear"]
 
 
 def test_secret_cards_whole_games_reveal_once_per_spending_seat():

@@ -18,6 +18,7 @@ from cascadia.domain.environment import Environment
 from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import DIRECTIONS, tile_edges
 from cascadia.domain.options import GameOptions
+from cascadia.projections.describe import describe_event
 from cascadia.projections.svg import (
     HABITAT_COLOURS,
     WILDLIFE_COLOURS,
@@ -29,7 +30,7 @@ from cascadia.projections.svg import (
 )
 from cascadia.replays.format import LogHeader, write_log
 from cascadia.replays.scores import final_score_sheet
-from cascadia.replays.viewer import describe_event, render_html, viewer_data
+from cascadia.replays.viewer import render_html, viewer_data
 
 NS = "{http://www.w3.org/2000/svg}"
 XSS = "<script>alert(1)</script>"

@@ -1,0 +1,119 @@
+"""Events in words: one sentence per event, players by name.
+
+The one describer of events: the HTML replay viewer shows a turn's events with it and
+``cascadia play`` says what each command did (:func:`describe_moves`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from cascadia.domain import events as ev
+from cascadia.domain.components import TILES
+from cascadia.projections.render import render_cards
+
+
+def tile_text(tile_id: int) -> str:
+    """A tile in words: ``#34 mountain/prairie (elk, hawk)``; keystones say so."""
+    tile = TILES[tile_id]
+    kind = f"{tile.habitats[0]} keystone" if tile.keystone else "/".join(tile.habitats)
+    return f"#{tile_id} {kind} ({', '.join(tile.wildlife)})"
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _slot_list(slots: Sequence[int]) -> str:
+    """``slot 2`` or ``slots 0, 1, 3``."""
+    return ("slot " if len(slots) == 1 else "slots ") + ", ".join(str(s) for s in slots)
+
+
+def describe_event(event: ev.GameEvent, names: Sequence[str], view: Mapping[str, Any] | None = None) -> str:
+    """One event as a sentence, players by name; given a player ``view`` of the game
+    (:func:`~cascadia.projections.player_view.player_view`), as its viewer may read it:
+    the seed and the cards it may not see left out."""
+
+    def who(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+    e: Any = event
+    if isinstance(event, ev.GameStarted):
+        seed = f" with seed {e.seed}" if view is None or "seed" in view else ""
+        return f"Game started{seed}: {', '.join(e.names)}."
+    if isinstance(event, ev.TileStackPrepared):
+        return f"The stack holds {e.size} tiles."
+    if isinstance(event, ev.ScoringCardsDrawn):
+        cards, second = (e.cards, e.second_cards) if view is None else (view["cards"], view["second_cards"])
+        text = f"Scoring cards: {render_cards(cards)}."
+        if second:
+            text += f" Second set: {render_cards(second)}."
+        return text
+    if isinstance(event, ev.StarterTilesDealt):
+        return "Starter tiles: " + ", ".join(f"{who(i)} #{s}" for i, s in enumerate(e.starters)) + "."
+    if isinstance(event, ev.OpeningTilesDealt):
+        return "Opening tiles: " + "; ".join(
+            f"{who(i)} {' and '.join(tile_text(t) for t in tiles)}" for i, tiles in enumerate(e.tiles)
+        ) + "."
+    if isinstance(event, ev.SecretCardsDealt):
+        return f"Secret cards dealt face down ({plural(len(e.species), 'player')}, one each)."
+    if isinstance(event, ev.SecretCardRevealed):
+        return f"{who(e.player)} revealed their secret card: {e.species}."
+    if isinstance(event, ev.FirstPlayerChosen):
+        return f"{who(e.seat)} plays first."
+    if isinstance(event, ev.MarketRefilled):
+        fills = [
+            f"slot {slot}: " + " + ".join(
+                part for part in (tile_text(tile) if tile is not None else "", wildlife or "") if part
+            )
+            for slot, tile, wildlife in e.fills
+        ]
+        return "Market refilled: " + ("; ".join(fills) if fills else "nothing to fill") + "."
+    if isinstance(event, ev.OverpopulationWiped):
+        if e.mandatory:
+            what = f"Overpopulation: four {e.set_aside[0]} in the market, all wiped"
+        else:
+            what = f"{who(e.player)} wiped three {e.set_aside[0]} ({_slot_list(e.slots)})"
+        text = f"{what}; drawn: {', '.join(e.drawn)}."
+        return text + (" The bag cannot break it; no further wipe." if e.unbreakable else "")
+    if isinstance(event, ev.NatureTokenSpent):
+        action = "free choice of tile and token" if e.action == "free_choice" else "a wipe of market tokens"
+        return f"{who(e.player)} spent {plural(e.cost, 'nature token')} on {action}."
+    if isinstance(event, ev.WildlifeReplaced):
+        return (
+            f"{who(e.player)} wiped {_slot_list(e.slots)}: {', '.join(e.set_aside)} set aside, "
+            f"{', '.join(e.drawn)} drawn."
+        )
+    if isinstance(event, ev.PairTaken):
+        where = f"slot {e.tile_slot}" if e.tile_slot == e.wildlife_slot else (
+            f"slots {e.tile_slot} and {e.wildlife_slot}"
+        )
+        return f"{who(e.player)} took tile {tile_text(e.tile)} and a {e.wildlife} from {where}."
+    if isinstance(event, ev.TilePlaced):
+        turn = "" if TILES[e.tile].keystone else f", rotation {e.rotation}"
+        return f"{who(e.player)} placed tile #{e.tile} at ({e.q}, {e.r}){turn}."
+    if isinstance(event, ev.WildlifePlaced):
+        return f"{who(e.player)} placed the {e.wildlife} at ({e.q}, {e.r})."
+    if isinstance(event, ev.NatureTokenEarned):
+        return f"{who(e.player)} earned a nature token (keystone at ({e.q}, {e.r}))."
+    if isinstance(event, ev.WildlifeReturned):
+        return f"{who(e.player)} returned the {e.wildlife} to the bag."
+    if isinstance(event, ev.SoloPairDiscarded):
+        return (
+            f"Solo: tile {tile_text(e.tile)} (slot {e.tile_slot}) and the {e.wildlife} "
+            f"(slot {e.wildlife_slot}) leave the game."
+        )
+    if isinstance(event, ev.TurnEnded):
+        return f"End of turn {e.turn} ({who(e.player)})."
+    if isinstance(event, ev.GameEnded):
+        return f"Game over after {e.turns} turns: the stack cannot refill the market."
+    return f"{event.type}."  # pragma: no cover - every event type is named above
+
+
+_QUIET = (ev.MarketRefilled, ev.TurnEnded)
+
+
+def describe_moves(events: Iterable[ev.GameEvent], names: Sequence[str]) -> list[str]:
+    """The sentences of the events a command emitted, leaving out refills and turn ends
+    (the next market and the next prompt show them)."""
+    return [describe_event(e, names) for e in events if not isinstance(e, _QUIET)]
