@@ -15,19 +15,13 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from cascadia.bots.registry import BOTS, bot_for_turn
-from cascadia.domain.errors import IllegalMoveError, InvalidOptionError
+from cascadia.domain.commands import from_dict
+from cascadia.domain.errors import CommandFormatError, IllegalMoveError, InvalidOptionError
 from cascadia.domain.game import MAX_PLAYERS, Game
 from cascadia.domain.options import RESTRICTIONS, GameOptions
 from cascadia.replays.commitment import SALT_BYTES, SCHEME, seed_commitment
 from cascadia.replays.format import LogHeader, encode_log
 from cascadia.replays.scores import final_score_sheet
-from cascadia.server.commands import (
-    CommandFormatError,
-    command_text,
-    execute,
-    legal_commands,
-    parse_command,
-)
 from cascadia.server.problems import Problem
 from cascadia.server.store import (
     GameConflictError,
@@ -37,7 +31,7 @@ from cascadia.server.store import (
     record_id,
 )
 from cascadia.server.tokens import new_token, token_digest
-from cascadia.server.views import event_for, state_for
+from cascadia.server.views import Masks, event_for, masks_for, state_for
 
 HUMAN = "human"
 log = logging.getLogger("cascadia.server")
@@ -176,9 +170,7 @@ class GameService:
             mine = not state.finished and state.current == seat
             view["your_turn"] = mine
             view["legal_commands"] = (
-                [{"command": c.to_dict(), "text": command_text(c)} for c in legal_commands(game)]
-                if mine
-                else []
+                [{"command": c.to_dict(), "text": str(c)} for c in game.legal_commands()] if mine else []
             )
         return view
 
@@ -211,7 +203,16 @@ class GameService:
         else:
             version = self.store.version(game_id)
             finished = version == after and self.store.game(game_id).finished
-        return version, [event_for(e, seat, finished) for e in events], finished
+        masks = self._masks(game_id, seat, finished)
+        return version, [event_for(e, masks) for e in events], finished
+
+    def _masks(self, game_id: UUID, seat: int | None, finished: bool) -> Masks:
+        """What ``seat`` may not see of the game's events (from the game as it stands)."""
+        if finished:
+            return None
+        if not self.store.options(game_id).secret_cards:
+            return {}
+        return masks_for(self.store.game(game_id).state, seat)
 
     def finished_game(self, game_id: UUID) -> Game:
         game = self.game(game_id)
@@ -246,7 +247,7 @@ class GameService:
         """Apply one seat's command; returns the new version and the stored events as
         that seat sees them."""
         try:
-            command = parse_command(data)
+            command = from_dict(data)
         except CommandFormatError as error:
             raise Problem(422, "invalid-command", "Invalid command", str(error)) from None
         game = self.game(game_id)
@@ -255,17 +256,18 @@ class GameService:
         if not game.finished and game.state.current != seat:
             raise Problem(403, "not-your-turn", "Not your turn", f"it is seat {game.state.current}'s turn")
         try:
-            execute(game, command)
+            game.execute(command)
         except IllegalMoveError as error:
             extra: dict[str, Any] = {"error": type(error).__name__, "rule": error.rule}
-            if command.hex is not None:
-                extra["hex"] = command.hex
+            if hasattr(command, "q"):
+                extra["hex"] = [command.q, command.r]
             raise Problem(422, "illegal-move", "Illegal move", str(error), **extra) from None
         try:
             events = self.store.append(game)
         except GameConflictError:
             raise _stale(None, expected_version) from None
-        return game.version, [event_for(e, seat, game.finished) for e in events]
+        masks = masks_for(game.state, seat)
+        return game.version, [event_for(e, masks) for e in events]
 
     def bot_due(self, game: Game, record: ServerGameOpened) -> bool:
         return not game.finished and record.kinds[game.state.current] != HUMAN

@@ -22,6 +22,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from cascadia.application.store import GameConflictError, GameNotFoundError, GameStore
 from cascadia.domain.events import GameEvent
 from cascadia.domain.game import Game
+from cascadia.domain.options import GameOptions
 from eventsourcing.utils import get_topic
 
 __all__ = ["GameConflictError", "GameNotFoundError", "ServerGameOpened", "ServerStore"]
@@ -115,6 +116,12 @@ class ServerStore:
         with self._lock:
             self._games[game_id] = Game(game.state.copy())
         return game
+
+    def options(self, game_id: UUID) -> GameOptions:
+        """The game's options (they never change: read from the cached game if any)."""
+        with self._lock:
+            cached = self._games.get(game_id)
+        return (cached or self.game(game_id)).state.options
 
     def events(self, game_id: UUID, after: int = 0) -> list[GameEvent]:
         """The game's events after version ``after``, in order."""

@@ -1,43 +1,58 @@
-"""What a seat or a spectator may see of a game: the one place the server hides things.
+"""What a seat or a spectator may see of a game: the server's one place for it.
 
-Until the game ends a viewer sees every event and the state as the rules make them
-public, except the seed (``GameStarted``'s, the state's) and the secret cards of other
-seats that are not revealed yet (RULES.md 7.10): the seed decides every future draw,
-so hiding it hides the order of the stack and of the bag. ``viewer`` is a seat number,
-or ``None`` for a spectator (who sees no secret card). Once the game has ended
-everything is public.
-
-(When the projections' player view lands, :func:`state_for` and :func:`event_for`
-become calls to it.)
+States go through the project's player view
+(:func:`~cascadia.projections.player_view.player_view`): no seed, no draw position, no
+secret card of another seat that is not revealed yet (RULES.md 7.10), nor anything that
+depends on one. Events are masked the same way: ``GameStarted`` without its seed (with
+the card choice masked as the player view masks it), ``ScoringCardsDrawn`` with the
+hidden species' letters masked, ``SecretCardsDealt`` with the other seats' cards as
+``None``. The seed decides every future draw, so hiding it hides the order of the stack
+and of the bag. A viewer is a seat number, or ``None`` for a spectator. Once the game has
+ended everything is public.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from cascadia.domain.events import GameEvent, GameStarted, SecretCardsDealt
+from cascadia.domain.events import GameEvent, GameStarted, ScoringCardsDrawn, SecretCardsDealt
 from cascadia.domain.state import GameState
-from cascadia.projections.state_view import state_view
+from cascadia.projections.player_view import EVERYTHING, SPECTATOR, player_view
 
-SPECTATOR = -1
-"""The seat number of nobody: a spectator sees only what every seat sees."""
+Masks = dict[str, Any] | None
+"""What to put in place of the hidden parts of a game's events for one viewer (``None``:
+nothing is hidden any more)."""
+
+
+def _viewer(viewer: int | None) -> int | str:
+    return SPECTATOR if viewer is None else viewer
 
 
 def state_for(state: GameState, viewer: int | None) -> dict[str, Any]:
-    """The state as ``viewer`` may see it."""
+    """The state as ``viewer`` may see it (everything, the seed included, after the end)."""
+    return player_view(state, EVERYTHING if state.finished else _viewer(viewer))
+
+
+def masks_for(state: GameState, viewer: int | None) -> Masks:
+    """The masks of a game's events for ``viewer``, from the game as it stands now."""
     if state.finished:
-        return state_view(state)
-    view = state_view(state, SPECTATOR if viewer is None else viewer)
-    view["seed"] = None
-    return view
+        return None
+    if not state.options.secret_cards:
+        return {}
+    view = player_view(state, _viewer(viewer))
+    return {key: view[key] for key in ("options", "cards", "second_cards", "secret_cards")}
 
 
-def event_for(event: GameEvent, viewer: int | None, finished: bool) -> dict[str, Any]:
-    """One event as ``viewer`` may see it: ``{"version", "type", "payload"}``."""
+def event_for(event: GameEvent, masks: Masks) -> dict[str, Any]:
+    """One event as the viewer of ``masks`` may see it: ``{"version", "type", "payload"}``."""
     payload = event.payload()
-    if not finished:
+    if masks is not None:
         if isinstance(event, GameStarted):
             payload["seed"] = None
-        elif isinstance(event, SecretCardsDealt):
-            payload["species"] = [card if seat == viewer else None for seat, card in enumerate(event.species)]
+            payload["options"] = masks.get("options", payload["options"])
+        elif isinstance(event, ScoringCardsDrawn) and masks:
+            payload["cards"] = masks["cards"]
+            payload["second_cards"] = masks["second_cards"]
+        elif isinstance(event, SecretCardsDealt) and masks:
+            payload["species"] = masks["secret_cards"]
     return {"version": event.originator_version, "type": event.type, "payload": payload}

@@ -106,7 +106,8 @@ def _lists(value: Any) -> Iterator[list[Any]]:
 def next_command(view: dict[str, Any]) -> dict[str, Any]:
     """A legal command of a seat's view that spends no nature token (the first take, tile
     placement or token placement listed)."""
-    return next(c["command"] for c in view["legal_commands"] if c["command"]["type"] not in ("spend_nature",))
+    commands = [c["command"] for c in view["legal_commands"]]
+    return next(c for c in commands if not c["type"].startswith("nature_"))
 
 
 def play_turns(client: Any, game_id: str, seat_tokens: list[str | None], commands: int) -> list[str]:
