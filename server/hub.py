@@ -20,7 +20,7 @@ from uuid import UUID
 from cascadia.server.store import ServerStore
 from starlette.concurrency import run_in_threadpool
 
-FALLBACK_SECONDS = 1.0
+FALLBACK_SECONDS = 5.0
 BATCH = 500
 log = logging.getLogger("cascadia.server")
 

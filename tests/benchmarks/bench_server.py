@@ -45,6 +45,8 @@ DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 class Figures:
     commands: int = 0
     refused: int = 0
+    failed: int = 0
+    """Requests that got no answer (a connection closed under load); the seat goes on."""
     command_ms: list[float] = field(default_factory=list)
     stream_ms: list[float] = field(default_factory=list)
     sent: dict[tuple[str, int], float] = field(default_factory=dict)
@@ -179,12 +181,34 @@ async def seat_loop(
             figures.sent.pop((gid, view["version"] + 1), None)
 
 
+async def _seat(
+    client: httpx.AsyncClient,
+    gid: str,
+    token: str,
+    moved: asyncio.Event,
+    figures: Figures,
+    rng: random.Random,
+    deadline: float,
+) -> None:
+    while time.perf_counter() < deadline:
+        try:
+            await seat_loop(client, gid, token, moved, figures, rng, deadline)
+            return
+        except httpx.HTTPError:
+            figures.failed += 1
+
+
 async def one_game_slot(
     client: httpx.AsyncClient, figures: Figures, rng: random.Random, deadline: float
 ) -> None:
     """Keep one game going until the deadline: create, play, and again."""
     while time.perf_counter() < deadline:
-        created = (await client.post("/api/games", json={"seats": [{"name": "ann"}, {"name": "bob"}]})).json()
+        try:
+            answer = await client.post("/api/games", json={"seats": [{"name": "ann"}, {"name": "bob"}]})
+        except httpx.HTTPError:
+            figures.failed += 1
+            continue
+        created = answer.json()
         gid = created["game_id"]
         tokens = [seat["token"] for seat in created["seats"]]
         events = [asyncio.Event() for _ in tokens]
@@ -194,10 +218,7 @@ async def one_game_slot(
             for t, e in zip(tokens, events, strict=True)
         ]
         await asyncio.gather(
-            *(
-                seat_loop(client, gid, t, e, figures, rng, deadline)
-                for t, e in zip(tokens, events, strict=True)
-            )
+            *(_seat(client, gid, t, e, figures, rng, deadline) for t, e in zip(tokens, events, strict=True))
         )
         for task in streams:
             task.cancel()
@@ -235,7 +256,7 @@ def main() -> None:
     args = parser.parse_args()
     print(
         f"{'backend':8} {'games':>5} {'cmd/s':>7} {'refused':>7}  "
-        "command ms p50/p95/p99   stream ms p50/p95/p99   CPU ms/cmd server client"
+        "command ms p50/p95/p99   stream ms p50/p95/p99   CPU ms/cmd server client  failed"
     )
     for backend in args.backends:
         with server(backend, args.postgres_url, args.poll_interval) as (url, pid):
@@ -252,7 +273,7 @@ def main() -> None:
                     f"{backend:8} {games:>5} {figures.commands / elapsed:>7.0f} {figures.refused:>7}  "
                     f"{percentile(c, 50):5.1f} {percentile(c, 95):6.1f} {percentile(c, 99):6.1f}     "
                     f"{percentile(s, 50):5.1f} {percentile(s, 95):6.1f} {percentile(s, 99):6.1f}     "
-                    f"{server_cpu:6.1f} {client_cpu:6.1f}",
+                    f"{server_cpu:6.1f} {client_cpu:6.1f}  {figures.failed}",
                     flush=True,
                 )
 
