@@ -83,6 +83,10 @@ def check_setup(names: Sequence[str], options: GameOptions) -> None:
         raise InvalidOptionError(f"a game has 1 to {MAX_PLAYERS} players, not {len(names)}")
     if options.balanced_bag and len(names) not in (2, 3):
         raise InvalidOptionError("the balanced bag is for 2 or 3 players only (RULES.md 3.1)")
+    if options.achievement_mode is not None and (len(names) < 2 or options.balanced_bag):
+        raise InvalidOptionError(
+            "only multiplayer games without the balanced bag are played for achievements (RULES.md 8)"
+        )
 
 
 def derive_game_id(
