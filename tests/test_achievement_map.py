@@ -3,6 +3,7 @@ shared victories, milestones, replay equals the live map, and the game mode opti
 
 from __future__ import annotations
 
+from dataclasses import replace
 from uuid import UUID
 
 import pytest
@@ -11,6 +12,7 @@ from cascadia.domain.achievement_map import (
     MAX_MAP_PLAYERS,
     MILESTONES,
     AchievementMap,
+    AchievementMarked,
     AchievementNotMetError,
     AlreadyMarkedError,
     GameAlreadyMarkedError,
@@ -25,6 +27,16 @@ from cascadia.domain.game import Game
 from cascadia.domain.options import RESTRICTIONS, GameOptions
 from cascadia.projections.achievement_progress import game_facts, map_progress
 from cascadia.projections.achievements import ACHIEVEMENTS
+from cascadia.replays.format import LogHeader, write_log
+from cascadia.replays.map_file import (
+    MapAuditError,
+    MapFileError,
+    audit_map,
+    facts_from_logs,
+    read_map_file,
+    write_map_file,
+)
+from cascadia.replays.scores import final_scores as scoring_summary
 
 MAP_ID = UUID("00000000-0000-4000-8000-00000000aa01")
 STANDARD = list(ACHIEVEMENTS)
@@ -275,3 +287,89 @@ def test_facts_of_a_real_game_come_from_the_achievements_projection():
     loser = next(name for name in found.seat_names if name not in found.winners)
     with pytest.raises(NotAWinnerError):
         achievement_map.mark(loser, found, STANDARD[0])
+
+
+# -- map files and their audit across aggregates -------------------------------------------
+
+
+def test_a_map_file_round_trips_and_audits(tmp_path):
+    live = campaign(12)
+    events = live.collect_events()
+    path = tmp_path / "family.cascadia-map"
+    write_map_file(path, events)
+    assert read_map_file(path) == events
+    result = audit_map(str(path), read_map_file(path), campaign_facts)
+    assert (result.players, result.marks, result.games) == (2, 12, 12)
+
+
+def campaign_facts(game_id: str) -> GameFacts:
+    """The facts of the games of :func:`campaign` (game ``g<n>`` won by ann)."""
+    n = int(game_id[1:])
+    achievement = (STANDARD + list(RESTRICTIONS))[n]
+    mode = "standard" if achievement in ACHIEVEMENTS else achievement
+    return facts(game_id, mode=mode, met={"ann": (achievement,)})
+
+
+def test_a_mark_moved_to_a_game_the_player_lost_fails_audit_with_the_mark_named(tmp_path):
+    events = campaign(5).collect_events()
+    mark = events[5]
+    assert isinstance(mark, AchievementMarked)
+    events[5] = replace(mark, player="bob")  # bob did not win g2
+    path = tmp_path / "tampered.cascadia-map"
+    write_map_file(path, events)  # re-chained: the file is intact, the history is not
+    with pytest.raises(MapAuditError, match=r"event 6\).*'score_90' by 'bob' for game g2.*did not win"):
+        audit_map(str(path), read_map_file(path), campaign_facts)
+
+
+def test_a_mark_of_an_achievement_not_met_fails_audit(tmp_path):
+    events = campaign(3).collect_events()
+    events[3] = replace(events[3], achievement="score_110")
+    with pytest.raises(MapAuditError, match="did not meet 'score_110'"):
+        audit_map("m", events, campaign_facts)
+
+
+def test_a_skipped_cell_fails_audit():
+    events = campaign(3).collect_events()
+    events[4] = replace(events[4], cell=7)
+    with pytest.raises(MapAuditError, match=r"event 5\).*the rules record"):
+        audit_map("m", events, campaign_facts)
+
+
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (lambda lines: [*lines[:-1], lines[-1][:-1]], "truncated"),
+        (lambda lines: [lines[0], *lines[2:]], "where event 1 belongs"),
+        (lambda lines: [lines[0], lines[1].replace('"family"', '"other"'), *lines[2:]], "hash chain"),
+        (lambda lines: ["{}\n", *lines[1:]], "not a cascadia-map file"),
+        (lambda lines: [lines[0], "[" * 100_000 + "\n"], "longer than"),
+        (lambda lines: [lines[0], "[" * 5_000 + "]" * 5_000 + "\n"], "line 2"),
+    ],
+)
+def test_a_damaged_map_file_is_refused_with_its_line(tmp_path, damage, message):
+    path = tmp_path / "m.cascadia-map"
+    write_map_file(path, campaign(2).collect_events())
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(damage(lines)))
+    with pytest.raises(MapFileError, match=message):
+        read_map_file(path)
+
+
+def test_marks_are_checked_against_audited_game_logs(tmp_path):
+    game = Game.start(5, ["ann", "bob"], GameOptions(achievement_mode="standard"))
+    continue_game(game, make_bots(["greedy", "random"], 5))
+    events = game.collect_events()
+    log = tmp_path / "g.cascadia"
+    write_log(log, LogHeader.from_events(events), events, scoring_summary(game.state))
+    found = game_facts(game.state)
+    achievement_map = new_map("ann", "bob")
+    winner = found.winners[0]
+    achievement_map.mark(winner, found, found.met[winner][0])
+    map_events = achievement_map.collect_events()
+    facts_of = facts_from_logs([log])
+    assert audit_map("m", map_events, facts_of).marks == 1
+    loser = "bob" if winner == "ann" else "ann"
+    with pytest.raises(MapAuditError, match="did not win"):
+        audit_map("m", [*map_events[:-1], replace(map_events[-1], player=loser)], facts_of)
+    with pytest.raises(MapAuditError, match="no log of game"):
+        audit_map("m", [*map_events[:-1], replace(map_events[-1], game_id=str(UUID(int=1)))], facts_of)
