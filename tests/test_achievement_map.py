@@ -36,7 +36,7 @@ from cascadia.replays.map_file import (
     read_map_file,
     write_map_file,
 )
-from cascadia.replays.scores import final_scores as scoring_summary
+from cascadia.replays.scores import final_score_sheet
 
 MAP_ID = UUID("00000000-0000-4000-8000-00000000aa01")
 STANDARD = list(ACHIEVEMENTS)
@@ -360,7 +360,7 @@ def test_marks_are_checked_against_audited_game_logs(tmp_path):
     continue_game(game, make_bots(["greedy", "random"], 5))
     events = game.collect_events()
     log = tmp_path / "g.cascadia"
-    write_log(log, LogHeader.from_events(events), events, scoring_summary(game.state))
+    write_log(log, LogHeader.from_events(events), events, final_score_sheet(game.state))
     found = game_facts(game.state)
     achievement_map = new_map("ann", "bob")
     winner = found.winners[0]
