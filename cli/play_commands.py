@@ -30,6 +30,7 @@ from cascadia.application.store import GameStore
 from cascadia.bots.base import Bot
 from cascadia.cli.common import HomeOption, JsonOption, console, fail, open_store, print_json
 from cascadia.cli.game_options import (
+    AchievementModeOption,
     BalancedBagOption,
     CardsOption,
     ElkRingsOption,
@@ -361,6 +362,7 @@ def new(
     elk_rings: ElkRingsOption = "arc",
     no_majority: NoMajorityOption = False,
     rule: RuleOption = None,
+    achievement_mode: AchievementModeOption = None,
     json_output: JsonOption = False,
     home: HomeOption = None,
 ) -> None:
@@ -368,7 +370,9 @@ def new(
 
     Then play it with `cascadia play GAME`."""
     names = seat_names(seat_names_text, players)
-    options = options_from_flags(cards, balanced_bag, salmon_runs, elk_rings, no_majority, rule)
+    options = options_from_flags(
+        cards, balanced_bag, salmon_runs, elk_rings, no_majority, rule, achievement_mode
+    )
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "big")
     try:
