@@ -2,9 +2,10 @@
 
 The map's players are bots (each player's name is a bot's name, and it sits at every
 game: a map of 2 to 4 players). Game after game, with seeds S, S+1, ...: the mode is
-chosen before the game (:func:`next_mode`), the game is played by the bots and stored,
-and each winner marks by the bots' rule (:func:`cascadia.bots.marking.bot_mark`), each
-mark checked by the map against the stored game like any other.
+chosen before the game (:func:`next_mode`), the game is played by the bots, stored and
+recorded on the map (so the campaign counts every game), and each winner marks by the
+bots' rule (:func:`cascadia.bots.marking.bot_mark`), each mark checked by the map
+against the stored game like any other.
 
 The ``campaign`` schedule: the modes still open for some player on the map (standard
 while someone has an open standard achievement, then each restriction of RULES.md 7
@@ -19,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from uuid import UUID
 
-from cascadia.application.maps import load_map, mark_achievement, stored_game_facts
+from cascadia.application.maps import load_map, mark_achievement, record_game, stored_game_facts
 from cascadia.application.store import GameStore
 from cascadia.bots.marking import bot_mark
 from cascadia.bots.registry import check_bot_names, play_game
@@ -90,6 +91,8 @@ def simulate_campaign(
         game = play_game(seed, players, mode_options(base, mode))
         stored = store.save_new_game(game.collect_events())
         facts = stored_game_facts(store, game.id)
+        if str(game.id) not in load_map(store, map_id).state.games:
+            record_game(store, map_id, game.id)
         marks = []
         for winner in facts.winners:
             achievement = bot_mark(load_map(store, map_id).markable(winner, facts))

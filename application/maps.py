@@ -134,6 +134,12 @@ def mark_achievement(
     return _change(store, map_id, lambda achievement_map: achievement_map.mark(player, facts, achievement))
 
 
+def record_game(store: GameStore, map_id: UUID, game_id: UUID) -> AchievementMap:
+    """Record the stored game ``game_id`` as played for the map (RULES.md 8.1)."""
+    facts = stored_game_facts(store, game_id)
+    return _change(store, map_id, lambda achievement_map: achievement_map.record_game(facts))
+
+
 def _change(store: GameStore, map_id: UUID, change: Callable[[AchievementMap], None]) -> AchievementMap:
     """Load, change, save; on a version conflict reload and change again."""
     for _ in range(DEFAULT_ATTEMPTS):

@@ -94,6 +94,10 @@ class GameAlreadyMarkedError(MarkError):
     """The player has already marked an achievement for this game."""
 
 
+class RecordError(AchievementMapError):
+    """A game that cannot be recorded as played for the map."""
+
+
 # -- events ----------------------------------------------------------------------------
 
 
@@ -141,7 +145,17 @@ class AchievementMarked(MapEvent):
     cell: int
 
 
-MAP_EVENTS: tuple[type[MapEvent], ...] = (MapCreated, PlayerJoined, AchievementMarked)
+@dataclass(frozen=True)
+class GameRecorded(MapEvent):
+    """A finished game the table played for this map, in ``mode``, with the map's
+    players ``seated`` at it (so a campaign counts its games, marked or not)."""
+
+    game_id: str
+    mode: str
+    seated: list[str]
+
+
+MAP_EVENTS: tuple[type[MapEvent], ...] = (MapCreated, PlayerJoined, AchievementMarked, GameRecorded)
 
 
 # -- the facts of a game that a mark is checked against ---------------------------------
@@ -180,6 +194,8 @@ class Mark:
     achievement: str
     game_id: str
     mode: str
+    games: int = 0
+    """How many recorded games the player had sat at when marking (0: none recorded)."""
 
 
 @dataclass
@@ -189,6 +205,8 @@ class PlayerPath:
     player: str
     path: int
     marks: list[Mark] = field(default_factory=list)
+    games: int = 0
+    """How many of the games recorded for the map this player sat at."""
 
     def marked(self, achievement: str) -> bool:
         return any(mark.achievement == achievement for mark in self.marks)
@@ -205,6 +223,8 @@ class MapState:
     name: str = ""
     version: int = 0
     paths: dict[str, PlayerPath] = field(default_factory=dict)
+    games: list[str] = field(default_factory=list)
+    """The ids of the games recorded as played for the map, in order."""
 
 
 def evolve_map(state: MapState, event: MapEvent) -> MapState:
@@ -218,7 +238,12 @@ def evolve_map(state: MapState, event: MapEvent) -> MapState:
     elif isinstance(event, PlayerJoined):
         state.paths[event.player] = PlayerPath(event.player, event.path)
     elif isinstance(event, AchievementMarked):
-        state.paths[event.player].marks.append(Mark(event.cell, event.achievement, event.game_id, event.mode))
+        path = state.paths[event.player]
+        path.marks.append(Mark(event.cell, event.achievement, event.game_id, event.mode, path.games))
+    elif isinstance(event, GameRecorded):
+        state.games.append(event.game_id)
+        for player in event.seated:
+            state.paths[player].games += 1
     else:  # pragma: no cover - every map event is handled above
         raise AchievementMapError(f"unknown map event {type(event).__name__}")
     state.version = event.originator_version
@@ -326,6 +351,18 @@ class AchievementMap:
             cell=len(path.marks) + 1,
         )
 
+    def record_game(self, game: GameFacts) -> None:
+        """Record a finished game played for the map (before its winners mark it), so
+        that the campaign counts every game: at least one seat is a player of the map."""
+        self._check_game(game)
+        if game.game_id in self.state.games:
+            raise RecordError(f"game {game.game_id} is already recorded on the map {self.state.name!r}")
+        seated = [name for name in self.state.paths if name in game.seat_names]
+        if not seated:
+            raise RecordError(f"nobody at the table of game {game.game_id} is on the map {self.state.name!r}")
+        assert game.mode is not None
+        self._emit(GameRecorded, game_id=game.game_id, mode=game.mode, seated=seated)
+
     # -- queries -------------------------------------------------------------------------
 
     def path(self, player: str) -> PlayerPath:
@@ -391,8 +428,8 @@ class AchievementMap:
 
 
 def _copy_state(state: MapState) -> MapState:
-    paths = {name: PlayerPath(p.player, p.path, list(p.marks)) for name, p in state.paths.items()}
-    return MapState(state.map_id, state.name, state.version, paths)
+    paths = {name: PlayerPath(p.player, p.path, list(p.marks), p.games) for name, p in state.paths.items()}
+    return MapState(state.map_id, state.name, state.version, paths, list(state.games))
 
 
 def _clean_name(name: object, what: str) -> str:

@@ -51,9 +51,16 @@ def game_facts(state: GameState) -> GameFacts:
 
 
 def milestones_reached(path: PlayerPath) -> list[dict[str, Any]]:
-    """The milestones the path has reached, each with the game whose mark reached it."""
+    """The milestones the path has reached, each with the game whose mark reached it and
+    how many recorded games of the map the player had sat at by then (``None``: the
+    games were not recorded)."""
     return [
-        {"cells": cells, "name": name, "game_id": path.marks[cells - 1].game_id}
+        {
+            "cells": cells,
+            "name": name,
+            "game_id": path.marks[cells - 1].game_id,
+            "games_played": path.marks[cells - 1].games or None,
+        }
         for cells, name in MILESTONES.items()
         if len(path.marks) >= cells
     ]
@@ -67,6 +74,7 @@ def path_progress(path: PlayerPath) -> dict[str, Any]:
         "player": path.player,
         "path": path.path,
         "filled": len(path.marks),
+        "games_played": path.games,
         "cells": [
             {"cell": m.cell, "achievement": m.achievement, "game_id": m.game_id, "mode": m.mode}
             for m in path.marks
@@ -85,6 +93,7 @@ def map_progress(state: MapState) -> dict[str, Any]:
         "map_id": str(state.map_id),
         "name": state.name,
         "version": state.version,
+        "games": len(state.games),
         "path_length": PATH_LENGTH,
         "reachable": PATH_LENGTH - SCENARIO_CELLS,
         "players": [path_progress(path) for path in paths],

@@ -32,6 +32,7 @@ from cascadia.domain.achievement_map import (
     AchievementMapError,
     AchievementMarked,
     GameFacts,
+    GameRecorded,
     MapCreated,
     MapEvent,
     PlayerJoined,
@@ -161,9 +162,7 @@ def _uuid(name: str, number: int, value: Any) -> UUID:
         raise MapFileError(name, number, f"not a map id: {value!r}") from None
 
 
-def _event(
-    name: str, number: int, line: Any, map_id: UUID, previous: str, seq: int
-) -> tuple[MapEvent, str]:
+def _event(name: str, number: int, line: Any, map_id: UUID, previous: str, seq: int) -> tuple[MapEvent, str]:
     if not isinstance(line, dict) or set(line) != {"seq", "type", "payload", "hash"}:
         raise MapFileError(name, number, "an event line has exactly seq, type, payload and hash")
     if line["seq"] != seq:
@@ -214,6 +213,9 @@ def audit_map(file: str, events: list[MapEvent], facts_of: FactsSource) -> MapAu
             elif isinstance(event, AchievementMarked):
                 games.add(event.game_id)
                 rebuilt.mark(event.player, facts_of(event.game_id), event.achievement)
+            elif isinstance(event, GameRecorded):
+                games.add(event.game_id)
+                rebuilt.record_game(facts_of(event.game_id))
             else:
                 raise MapAuditError(file, event.originator_version, f"a second {event.type}")
         except AchievementMapError as error:

@@ -20,6 +20,7 @@ from cascadia.domain.achievement_map import (
     GameNotFinishedError,
     MapPlayerError,
     NotAWinnerError,
+    RecordError,
     WrongModeError,
 )
 from cascadia.domain.errors import InvalidOptionError
@@ -373,3 +374,19 @@ def test_marks_are_checked_against_audited_game_logs(tmp_path):
         audit_map("m", [*map_events[:-1], replace(map_events[-1], player=loser)], facts_of)
     with pytest.raises(MapAuditError, match="no log of game"):
         audit_map("m", [*map_events[:-1], replace(map_events[-1], game_id=str(UUID(int=1)))], facts_of)
+
+
+def test_a_recorded_game_counts_for_every_map_player_at_the_table_once():
+    achievement_map = new_map("ann", "bob", "cid")
+    achievement_map.record_game(facts("g1"))
+    assert [p.games for p in achievement_map.state.paths.values()] == [1, 1, 0]
+    with pytest.raises(RecordError, match="already recorded"):
+        achievement_map.record_game(facts("g1"))
+    with pytest.raises(RecordError, match="nobody at the table"):
+        achievement_map.record_game(facts("g2", seats=("dan", "eve"), winners=("dan",)))
+    with pytest.raises(GameNotFinishedError):
+        achievement_map.record_game(facts("g3", finished=False))
+    achievement_map.mark("ann", facts("g1"), "score_80")
+    progress = map_progress(achievement_map.state)
+    assert progress["games"] == 1 and progress["players"][0]["games_played"] == 1
+    assert achievement_map.path("ann").marks[0].games == 1
