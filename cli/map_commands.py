@@ -21,6 +21,7 @@ from cascadia.application.maps import (
     load_map,
     map_events,
     mark_achievement,
+    record_game,
     stored_facts_source,
     stored_game_facts,
 )
@@ -69,6 +70,19 @@ def join(
     """Players join a map (at most five on a map; names unique)."""
     store = open_store(home)
     _report(join_map(store, find_map(store, map_name), players), json_output)
+
+
+@map_app.command("record")
+def record(
+    map_name: MapArgument,
+    game: Annotated[str, typer.Argument(help="The finished game's id (or its first characters).")],
+    home: HomeOption = None,
+) -> None:
+    """Record a finished game as played for the map, so the campaign counts it."""
+    store = open_store(home)
+    game_id = store.find_game(game)
+    achievement_map = record_game(store, find_map(store, map_name), game_id)
+    console.print(f"game {game_id} recorded: game {len(achievement_map.state.games)} of the map", markup=False)
 
 
 @map_app.command("mark")

@@ -43,6 +43,8 @@ def test_a_winner_marks_a_stored_game_and_the_map_shows_it(cli, tmp_path):
     assert code == 1 and "did not win" in err and err.startswith("error: ") and err.count("\n") == 1
     code, out, err = cli("map", "mark", "family", winner, game["id"][:8], choices[0])
     assert code == 0 and "cell 1" in out, err
+    assert cli("map", "record", "family", game["id"][:8])[1].endswith("game 1 of the map\n")
+    assert cli("map", "record", "family", game["id"][:8])[0] == 1
     code, out, _ = cli("map", "mark", "family", winner, game["id"][:8], choices[-1])
     assert code == 1
     code, out, _ = cli("map", "show", "family", "--json")
