@@ -82,7 +82,8 @@ def record(
     store = open_store(home)
     game_id = store.find_game(game)
     achievement_map = record_game(store, find_map(store, map_name), game_id)
-    console.print(f"game {game_id} recorded: game {len(achievement_map.state.games)} of the map", markup=False)
+    count = len(achievement_map.state.games)
+    console.print(f"game {game_id} recorded: game {count} of the map", markup=False)
 
 
 @map_app.command("mark")
