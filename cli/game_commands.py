@@ -115,7 +115,9 @@ def simulate(
     todo = part.seeds(first, stop)
     if map_name is not None:
         base = options_from_flags(cards, balanced_bag, salmon_runs, elk_rings, no_majority, rule)
-        run_campaign(open_store(home), map_name, todo, base, achievement_mode or CAMPAIGN, json_output)
+        run_campaign(
+            open_store(home, write=True), map_name, todo, base, achievement_mode or CAMPAIGN, json_output
+        )
         return
     options = options_from_flags(
         cards, balanced_bag, salmon_runs, elk_rings, no_majority, rule, achievement_mode

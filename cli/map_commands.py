@@ -53,7 +53,7 @@ def new_map(
     home: HomeOption = None,
 ) -> None:
     """Create an achievement map (and let players join it)."""
-    store = open_store(home)
+    store = open_store(home, write=True)
     achievement_map = create_map(store, name)
     if player:
         achievement_map = join_map(store, achievement_map.id, list(player))
@@ -68,7 +68,7 @@ def join(
     home: HomeOption = None,
 ) -> None:
     """Players join a map (at most five on a map; names unique)."""
-    store = open_store(home)
+    store = open_store(home, write=True)
     _report(join_map(store, find_map(store, map_name), players), json_output)
 
 
@@ -79,7 +79,7 @@ def record(
     home: HomeOption = None,
 ) -> None:
     """Record a finished game as played for the map, so the campaign counts it."""
-    store = open_store(home)
+    store = open_store(home, write=True)
     game_id = store.find_game(game)
     achievement_map = record_game(store, find_map(store, map_name), game_id)
     count = len(achievement_map.state.games)
@@ -98,7 +98,7 @@ def mark(
     home: HomeOption = None,
 ) -> None:
     """A winner marks an achievement met in a game played for achievements."""
-    store = open_store(home)
+    store = open_store(home, write=achievement is not None)
     map_id, game_id = find_map(store, map_name), store.find_game(game)
     if achievement is None:
         choices = load_map(store, map_id).markable(player, stored_game_facts(store, game_id))

@@ -111,7 +111,7 @@ def test_a_campaign_rerun_plays_nothing_twice_and_marks_nothing_twice(cli):
 
 
 def test_map_errors_are_one_line(cli, tmp_path):
-    assert cli("map", "show", "nowhere")[2].startswith("error: no map named")
+    assert cli("map", "show", "nowhere")[2].startswith("error: no games stored")
     cli(
         "map",
         "new",
@@ -134,3 +134,5 @@ def test_map_errors_are_one_line(cli, tmp_path):
     code, _, err = cli("map", "audit", str(bad))
     assert code == 1 and "not a cascadia-map file" in err and err.count("\n") == 1
     assert cli("map", "list")[1].count("full") == 1
+    assert cli("map", "show", "nowhere")[2].startswith("error: no map named")
+    assert cli("map", "show", "nowhere")[2].startswith("error: no map named")
