@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "cascadia.cli.store_commands",
     "cascadia.cli.viewer_commands",
     "cascadia.cli.play_commands",
+    "cascadia.cli.map_commands",
     "cascadia.cli.serve_commands",
 )
 

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from cascadia.analytics.ingest import Ingest
 from cascadia.analytics.storage import ANALYTICS_DIR
+from cascadia.application.campaign import CAMPAIGN
 from cascadia.application.ingest import add_store
 from cascadia.application.simulation import simulate_and_store
 from cascadia.application.store import data_home
@@ -18,6 +19,7 @@ from cascadia.bots.tally import Tally
 from cascadia.cli.common import HomeOption, JsonOption, console, load_game, open_store, print_json
 from cascadia.cli.data_home import require_writable
 from cascadia.cli.game_options import (
+    AchievementModeOption,
     BalancedBagOption,
     CardsOption,
     ElkRingsOption,
@@ -26,6 +28,7 @@ from cascadia.cli.game_options import (
     SalmonRunsOption,
     options_from_flags,
 )
+from cascadia.cli.map_commands import run_campaign
 from cascadia.cli.viewer_option import AsPlayerOption, viewer_of
 from cascadia.domain.decisions import decisions_of
 from cascadia.domain.errors import InvalidOptionError
@@ -80,6 +83,15 @@ def simulate(
     elk_rings: ElkRingsOption = "arc",
     no_majority: NoMajorityOption = False,
     rule: RuleOption = None,
+    achievement_mode: AchievementModeOption = None,
+    map_name: Annotated[
+        str | None,
+        typer.Option(
+            "--map",
+            help="Simulate a campaign on this achievement map: its players (bots) play every game "
+            "and the winners mark (--achievement-mode: campaign, standard or a restriction).",
+        ),
+    ] = None,
     ingest: Annotated[
         bool, typer.Option("--ingest", help="Also add each stored game to the analytics tables.")
     ] = False,
@@ -101,7 +113,15 @@ def simulate(
         stop = first + (games or 1)
     part = Shard.parse(shard) if shard is not None else Shard()
     todo = part.seeds(first, stop)
-    options = options_from_flags(cards, balanced_bag, salmon_runs, elk_rings, no_majority, rule)
+    if map_name is not None:
+        base = options_from_flags(cards, balanced_bag, salmon_runs, elk_rings, no_majority, rule)
+        run_campaign(
+            open_store(home, write=True), map_name, todo, base, achievement_mode or CAMPAIGN, json_output
+        )
+        return
+    options = options_from_flags(
+        cards, balanced_bag, salmon_runs, elk_rings, no_majority, rule, achievement_mode
+    )
     names = seat_bots(bot, players)
     store = open_store(home, write=True)
     if ingest:

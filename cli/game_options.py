@@ -22,6 +22,16 @@ RuleOption = Annotated[
     typer.Option("--rule", help="A rule restriction of RULES.md 7 (repeatable), e.g. must_match."),
 ]
 
+AchievementModeOption = Annotated[
+    str | None,
+    typer.Option(
+        "--achievement-mode",
+        help="Play for the achievement map (RULES.md 8.1): standard, or a rule restriction "
+        "(which it turns on).",
+        show_default=False,
+    ),
+]
+
 
 def options_from_flags(
     cards: str,
@@ -30,9 +40,15 @@ def options_from_flags(
     elk_rings: str,
     no_majority: bool,
     rules: list[str] | None = None,
+    achievement_mode: str | None = None,
 ) -> GameOptions:
-    """The game options the flags name; an unknown rule raises :class:`InvalidOptionError`."""
+    """The game options the flags name; an unknown rule raises :class:`InvalidOptionError`.
+
+    A restriction's achievement mode turns that restriction on."""
     restrictions = {}
+    mode = achievement_mode.strip().replace("-", "_") if achievement_mode is not None else None
+    if mode in RESTRICTIONS:
+        restrictions[mode] = True
     for name in rules or []:
         key = name.strip().replace("-", "_")
         if key not in RESTRICTIONS:
@@ -44,5 +60,6 @@ def options_from_flags(
         salmon_runs=salmon_runs,
         elk_rings=elk_rings,
         majority_bonus=not no_majority,
+        achievement_mode=mode,
         **restrictions,
     )

@@ -26,11 +26,14 @@ from cascadia.application.games import (
     play_bot_turn,
     start_game,
 )
+from cascadia.application.maps import find_map, load_map, mark_achievement, record_game, stored_game_facts
 from cascadia.application.store import GameStore
 from cascadia.bots.base import Bot
+from cascadia.bots.marking import bot_mark
 from cascadia.bots.registry import bot_for_turn
 from cascadia.cli.common import HomeOption, JsonOption, console, fail, open_store, print_json
 from cascadia.cli.game_options import (
+    AchievementModeOption,
     BalancedBagOption,
     CardsOption,
     ElkRingsOption,
@@ -48,9 +51,11 @@ from cascadia.cli.play_view import (
     rotation_table,
 )
 from cascadia.cli.score_commands import sheet_table
+from cascadia.domain.achievement_map import AchievementMapError
 from cascadia.domain.commands import Command
 from cascadia.domain.errors import IllegalMoveError
 from cascadia.domain.rng import MAX_SEED
+from cascadia.projections.achievement_progress import achievement_label
 from cascadia.projections.describe import describe_moves
 from cascadia.projections.player_view import SPECTATOR, player_view
 from cascadia.projections.render import render_cards, render_options, render_score
@@ -80,10 +85,14 @@ class QuitPlay(Exception):
 class PlayLoop:
     """Runs one stored game from where it stands until it ends or the player quits."""
 
-    def __init__(self, store: GameStore, game_id: UUID, read: ReadLine = read_line) -> None:
+    def __init__(
+        self, store: GameStore, game_id: UUID, read: ReadLine = read_line, map_id: UUID | None = None
+    ) -> None:
         self.store = store
         self.game_id = game_id
         self.read = read
+        self.map_id = map_id
+        """The achievement map the game is played for: its winners mark at the end."""
         self.session = PlaySession()
         self.game = store.game(game_id)
         self._shown: tuple[int, int] | None = None
@@ -334,6 +343,50 @@ class PlayLoop:
             console.print(f"Shared win: {', '.join(winners)} with {best} points", markup=False)
         if sheet["solo_rating"]:
             console.print(f"solo rating: {sheet['solo_rating']}", markup=False)
+        if self.map_id is not None:
+            self.mark_on_map(self.map_id)
+
+    def mark_on_map(self, map_id: UUID) -> None:
+        """RULES.md 8.1: record the game on the map, then let each winner on the map mark:
+        a human chooses among what they may mark (or nothing), a bot by its rule."""
+        store, game_id = self.store, self.game_id
+        facts = stored_game_facts(store, game_id)
+        achievement_map = load_map(store, map_id)
+        name = achievement_map.state.name
+        if str(game_id) not in achievement_map.state.games:
+            try:
+                record_game(store, map_id, game_id)
+            except AchievementMapError as error:
+                say(f"Not recorded on the map {name}: {error}")
+                return
+        for winner in facts.winners:
+            choices = load_map(store, map_id).markable(winner, facts)
+            if not choices:
+                say(f"{winner} has nothing to mark on the map {name}.")
+                continue
+            choice = bot_mark(choices) if is_bot(winner) else self.ask_mark(winner, choices)
+            if choice is None:
+                say(f"{winner} marks nothing.")
+                continue
+            marked = mark_achievement(store, map_id, winner, game_id, choice)
+            cell = marked.path(winner).marks[-1].cell
+            say(f"{winner} marks {achievement_label(choice)} on the map {name}: cell {cell}.")
+
+    def ask_mark(self, winner: str, choices: list[str]) -> str | None:
+        """Ask a human winner which achievement to mark (a number, or ``none``)."""
+        say(f"{winner}, you may mark one achievement on the map:")
+        for number, choice in enumerate(choices, 1):
+            say(f"  {number}. {achievement_label(choice)}")
+        while True:
+            try:
+                answer = self.read(f"{winner}: mark (1-{len(choices)}, or none)> ").strip().lower()
+            except EOFError:
+                return None
+            if answer in ("none", "no", "skip", ""):
+                return None
+            if answer.isdigit() and 1 <= int(answer) <= len(choices):
+                return choices[int(answer) - 1]
+            say(f"Answer a number from 1 to {len(choices)}, or none.")
 
 
 # -- the commands -------------------------------------------------------------------------
@@ -362,6 +415,7 @@ def new(
     elk_rings: ElkRingsOption = "arc",
     no_majority: NoMajorityOption = False,
     rule: RuleOption = None,
+    achievement_mode: AchievementModeOption = None,
     json_output: JsonOption = False,
     home: HomeOption = None,
 ) -> None:
@@ -369,7 +423,9 @@ def new(
 
     Then play it with `cascadia play GAME`."""
     names = seat_names(seat_names_text, players)
-    options = options_from_flags(cards, balanced_bag, salmon_runs, elk_rings, no_majority, rule)
+    options = options_from_flags(
+        cards, balanced_bag, salmon_runs, elk_rings, no_majority, rule, achievement_mode
+    )
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "big")
     try:
@@ -394,6 +450,10 @@ def new(
 
 def play(
     game: Annotated[str, typer.Argument(help="Game id (or its first characters).")],
+    map_name: Annotated[
+        str | None,
+        typer.Option("--map", help="An achievement map the game is played for: the winners mark at the end."),
+    ] = None,
     home: HomeOption = None,
 ) -> None:
     """Play a stored game in the terminal: bots move by themselves, humans are asked.
@@ -402,7 +462,7 @@ def play(
     `cascadia play GAME` resumes. Type `help` at any prompt."""
     store = open_store(home, write=True)
     game_id = store.find_game(game)
-    loop = PlayLoop(store, game_id)
+    loop = PlayLoop(store, game_id, map_id=None if map_name is None else find_map(store, map_name))
     try:
         loop.run()
     except KeyboardInterrupt:

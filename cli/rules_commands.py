@@ -25,6 +25,7 @@ OPTION_HELP = {
     "nature_cost_two": "each nature-token action costs 2 (7.8)",
     "no_token_on_new_tile": "the token may not go on the tile placed this turn (7.9)",
     "secret_cards": "one card dealt face down to each player, revealed on first spend (7.10)",
+    "achievement_mode": "played for an achievement map: standard or one restriction (8.1)",
 }
 
 

@@ -78,11 +78,16 @@ def stack_size(players: int, options: GameOptions | None = None) -> int:
 
 def check_setup(names: Sequence[str], options: GameOptions) -> None:
     """Raise :class:`InvalidOptionError` unless a game of these seats and options can be
-    set up: 1 to 4 players, the balanced bag for 2 or 3 only (RULES.md 3.1)."""
+    set up: 1 to 4 players, the balanced bag for 2 or 3 only (RULES.md 3.1), a game for
+    achievements multiplayer without the balanced bag (RULES.md 8)."""
     if not 1 <= len(names) <= MAX_PLAYERS:
         raise InvalidOptionError(f"a game has 1 to {MAX_PLAYERS} players, not {len(names)}")
     if options.balanced_bag and len(names) not in (2, 3):
         raise InvalidOptionError("the balanced bag is for 2 or 3 players only (RULES.md 3.1)")
+    if options.achievement_mode is not None and (len(names) < 2 or options.balanced_bag):
+        raise InvalidOptionError(
+            "only multiplayer games without the balanced bag are played for achievements (RULES.md 8)"
+        )
 
 
 def derive_game_id(

@@ -63,6 +63,10 @@ class GameOptions:
     nature_cost_two: bool = False
     no_token_on_new_tile: bool = False
     secret_cards: bool = False
+    achievement_mode: str | None = None
+    """RULES.md 8.1: the mode a game is played for on an achievement map, named before
+    it starts: ``standard`` or the name of the one rule restriction in play (``None``:
+    not played for achievements)."""
 
     def __post_init__(self) -> None:
         choice = parse_card_choice(self.cards)
@@ -76,6 +80,31 @@ class GameOptions:
             raise InvalidOptionError(f"salmon_runs must be 'strict' or 'lenient', not {self.salmon_runs!r}")
         if self.elk_rings not in ("arc", "any-subset"):
             raise InvalidOptionError(f"elk_rings must be 'arc' or 'any-subset', not {self.elk_rings!r}")
+        if self.achievement_mode is not None:
+            self._check_achievement_mode(choice)
+
+    def _check_achievement_mode(self, choice: dict[str, str] | None) -> None:
+        """RULES.md 8.1: a standard game has standard rules; a rule-restriction game has
+        exactly the one restriction it is played for; both use lettered cards."""
+        mode = self.achievement_mode
+        restrictions = [name for name in RESTRICTIONS if getattr(self, name)]
+        if mode != "standard" and mode not in RESTRICTIONS:
+            raise InvalidOptionError(
+                f"achievement_mode is 'standard' or a rule restriction "
+                f"({', '.join(RESTRICTIONS)}), not {mode!r}"
+            )
+        if choice is not None and choice["bear"] in VARIANT_CARDS:
+            raise InvalidOptionError(
+                f"a game for achievements uses lettered cards, not {self.cards!r} (RULES.md 8)"
+            )
+        expected = [] if mode == "standard" else [mode]
+        if restrictions != expected:
+            in_play = ", ".join(restrictions) or "none"
+            raise InvalidOptionError(
+                f"a {mode} game for achievements has "
+                f"{'no rule restriction' if mode == 'standard' else 'exactly the restriction ' + str(mode)} "
+                f"(RULES.md 8.1); in play: {in_play}"
+            )
 
     @property
     def market_size(self) -> int:
@@ -88,7 +117,12 @@ class GameOptions:
         return 2 if self.nature_cost_two else 1
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """Every option, except ``achievement_mode`` when unset: it came after the first
+        logs were written, and their options (and bytes) stay as they were."""
+        data = asdict(self)
+        if data["achievement_mode"] is None:
+            del data["achievement_mode"]
+        return data
 
     def changed(self) -> dict[str, Any]:
         """The options that differ from the defaults."""

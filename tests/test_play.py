@@ -610,3 +610,43 @@ def test_the_real_console_script_reads_a_pipe(tmp_path, clean_env):
     assert "Resume with" in done.stdout  # the end of input stops and saves
     state = GameStore(tmp_path).game(UUID(game_id)).state
     assert state.turn_state.has_taken
+
+
+# -- playing for an achievement map ---------------------------------------------------------
+
+
+SEED = "11"
+"""A seed whose winner (of two humans answering random legal moves) met an achievement."""
+
+
+class MarkingAnswerer(Answerer):
+    """Plays legal moves, then answers the first choice when asked what to mark."""
+
+    def readline(self, size: int = -1) -> str:
+        if self.game().finished:
+            self.asked.append((self.game().version, "1"))
+            return "1\n"
+        return super().readline(size)
+
+
+def test_play_for_a_map_records_the_game_and_lets_each_winner_mark(cli, tmp_path):
+    assert cli("map", "new", "family", "--player", "ann", "--player", "bob")[0] == 0
+    game_id = new_game(cli, "--seat-names", "ann,bob", "--seed", SEED, "--achievement-mode", "standard")
+    answerer = MarkingAnswerer(tmp_path, game_id)
+    code, out, err = cli("play", game_id[:8], "--map", "family", stdin=answerer)
+    assert code == 0, err
+    code, shown, _ = cli("map", "show", "family", "--json")
+    progress = json.loads(shown)
+    assert progress["games"] == 1
+    winners = [p["player"] for p in progress["players"] if p["filled"]]
+    assert winners and all(f"{w} marks " in out for w in winners)
+    assert all(f"{w}, you may mark one achievement on the map:" in out for w in winners)
+    assert answerer.asked[-1][1] == "1"
+
+
+def test_a_game_not_played_for_achievements_is_not_recorded(cli, tmp_path):
+    cli("map", "new", "family", "--player", "ann", "--player", "random")
+    game_id = new_game(cli, "--seat-names", "ann,random", "--seed", "11")
+    code, out, err = cli("play", game_id[:8], "--map", "family", stdin=Answerer(tmp_path, game_id))
+    assert code == 0, err
+    assert "Not recorded on the map family: " in out and "not played for achievements" in out
