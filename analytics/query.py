@@ -114,6 +114,13 @@ class AnalyticsDB:
                 con.register(f"_{table}_empty", empty)
                 con.execute(f"CREATE TABLE {table} AS SELECT * FROM _{table}_empty")
                 con.unregister(f"_{table}_empty")
+        if self.storage.marks_file.is_file():
+            marks = _sql_path(self.storage.marks_file.resolve())
+            con.execute(f"CREATE VIEW {schema.MARKS} AS SELECT * FROM read_parquet({marks})")
+        else:
+            con.register("_marks_empty", schema.MARKS_SCHEMA.empty_table())
+            con.execute(f"CREATE TABLE {schema.MARKS} AS SELECT * FROM _marks_empty")
+            con.unregister("_marks_empty")
         species = ", ".join(f"'{s}'" for s in WILDLIFE)
         cards = ", ".join(schema.card_column(s) for s in WILDLIFE)
         con.execute(

@@ -2,9 +2,10 @@
 
 A :class:`BatchColumns` collects the rows of many games as plain Python lists, one list
 per column, and turns them into Arrow tables once per batch (no row-by-row inserts).
-The score of each player comes from the scoring projection, through the same function
-that writes the score sheet into a log's trailer
-(:func:`cascadia.replays.scores.final_score_sheet`); nothing is scored here.
+The score of each player comes from the scoring projection
+(:func:`cascadia.projections.game_scores.score_state`, the sheet a log's trailer holds),
+and the achievements each player met (RULES.md 8) from the achievements projection, both
+from one scoring of the final state; nothing is scored here.
 
 Event payload fields are mapped to the typed columns of ``events`` by name (``seat`` is
 stored as ``player``) when their declared type matches the column; every other field of
@@ -15,7 +16,7 @@ without changing this module.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import Any, cast
@@ -23,11 +24,13 @@ from typing import Any, cast
 import pyarrow as pa
 from cascadia.analytics import schema
 from cascadia.domain import events as ev
+from cascadia.domain.achievement_map import MILESTONES, MapState
 from cascadia.domain.components import HABITATS, TILES, WILDLIFE
 from cascadia.domain.errors import CascadiaError
 from cascadia.domain.game import Game
 from cascadia.domain.state import GameState
-from cascadia.replays.scores import final_score_sheet
+from cascadia.projections.achievements import player_achievements
+from cascadia.projections.game_scores import score_state
 
 _ALIASES = {"seat": "player"}
 """Payload fields stored under another column name."""
@@ -122,12 +125,14 @@ class BatchColumns:
         domain's ``CorruptEventError`` for events that do not replay."""
         if state is None:
             state = Game.replay(events).state
-        sheet = final_score_sheet(state)
-        if sheet is None:
+        if not state.finished:
             raise UnfinishedGameError(f"game {state.game_id} has not ended ({len(events)} events)")
+        scored = score_state(state)
+        sheet = cast(Sheet, scored.to_dict())
         game_id = str(state.game_id)
         self._add_game_row(game_id, state, sheet, len(events))
-        self._add_player_rows(game_id, state, sheet)
+        achievements = [player_achievements(state, scored, seat) for seat in range(len(state.players))]
+        self._add_player_rows(game_id, state, sheet, achievements)
         self._add_event_rows(len(self.game_ids), events)
         self.game_ids.append(game_id)
 
@@ -156,7 +161,9 @@ class BatchColumns:
         for name, values in columns.items():
             values.append(row[name])
 
-    def _add_player_rows(self, game_id: str, state: GameState, sheet: Sheet) -> None:
+    def _add_player_rows(
+        self, game_id: str, state: GameState, sheet: Sheet, achievements: list[list[str]]
+    ) -> None:
         columns = self.columns[schema.PLAYERS]
         count = len(state.players)
         for seat, (player, score) in enumerate(zip(state.players, sheet["players"], strict=True)):
@@ -176,6 +183,7 @@ class BatchColumns:
                 "total": score["total"],
                 "rank": score["rank"],
                 "won": score["won"],
+                "achievements": achievements[seat],
             }
             for species in WILDLIFE:
                 row[f"{species}_points"] = score["wildlife"][species]
@@ -266,3 +274,26 @@ class BatchColumns:
             ]
             result[table] = pa.Table.from_arrays(arrays, schema=table_schema)
         return result
+
+
+def marks_table(maps: Iterable[MapState]) -> pa.Table:
+    """The ``marks`` table: every mark of every map, in map and path order (RULES.md 8.1)."""
+    rows: dict[str, list[Any]] = {name: [] for name in schema.MARKS_SCHEMA.names}
+    for state in maps:
+        for path in sorted(state.paths.values(), key=attrgetter("path")):
+            for mark in path.marks:
+                row = {
+                    "map_id": str(state.map_id),
+                    "map_name": state.name,
+                    "player": path.player,
+                    "path": path.path,
+                    "cell": mark.cell,
+                    "achievement": mark.achievement,
+                    "mode": mark.mode,
+                    "game_id": mark.game_id,
+                    "games_played": mark.games or None,
+                    "milestone": MILESTONES.get(mark.cell),
+                }
+                for name, values in rows.items():
+                    values.append(row[name])
+    return pa.table(rows, schema=schema.MARKS_SCHEMA)

@@ -94,6 +94,7 @@ PLAYERS_SCHEMA = pa.schema(
         pa.field("total", pa.int16()),
         pa.field("rank", pa.int8()),
         pa.field("won", pa.bool_()),
+        pa.field("achievements", pa.list_(pa.string())),
         pa.field("batch", pa.string()),
     ]
 )
@@ -148,6 +149,26 @@ PLACEMENTS_SCHEMA = pa.schema(
         pa.field("batch", pa.string()),
     ]
 )
+
+MARKS = "marks"
+MARKS_SCHEMA = pa.schema(
+    [
+        pa.field("map_id", pa.string(), nullable=False),
+        pa.field("map_name", pa.string()),
+        pa.field("player", pa.string()),
+        pa.field("path", pa.int8()),
+        pa.field("cell", pa.int8()),
+        pa.field("achievement", pa.string()),
+        pa.field("mode", pa.string()),
+        pa.field("game_id", pa.string()),
+        pa.field("games_played", pa.int32()),
+        pa.field("milestone", pa.string()),
+    ]
+)
+"""Every mark of every achievement map in the store (RULES.md 8.1), with the number of
+the map's recorded games the player had sat at by then (null: none recorded) and the
+milestone the cell reaches (null: none). Written whole at each ``ingest --from-store``
+(maps are small and a map's history only grows)."""
 
 SCHEMAS: dict[str, pa.Schema] = {
     GAMES: GAMES_SCHEMA,

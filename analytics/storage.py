@@ -9,6 +9,7 @@ Layout, under the data directory (``--home``, ``$CASCADIA_HOME`` or ``./.cascadi
       players/batch-<id>.parquet
       events/batch-<id>.parquet
       placements/batch-<id>.parquet
+      marks.parquet               every mark of every achievement map, rewritten whole
 
 A batch is written to hidden temporary names and renamed into place, ``games`` last: a
 batch is **committed** exactly when its ``games`` file exists. Readers only see the
@@ -35,6 +36,7 @@ from cascadia.domain.errors import CascadiaError
 
 ANALYTICS_DIR = "analytics"
 TRACKING_FILE = "tracking.json"
+MARKS_FILE = "marks.parquet"
 LOCK_FILE = ".lock"
 BATCH_PREFIX = "batch-"
 SUFFIX = ".parquet"
@@ -113,6 +115,7 @@ class AnalyticsStore:
 
     def _remove_leftovers(self) -> None:
         """Temporary files, and files of batches whose ``games`` file was never renamed in."""
+        (self.root / f".{MARKS_FILE}{TEMP_SUFFIX}").unlink(missing_ok=True)
         committed = set(self.committed_batches())
         for table in schema.TABLES:
             folder = self.table_dir(table)
@@ -145,6 +148,22 @@ class AnalyticsStore:
             os.replace(temp, final)
         _fsync_dir(self.table_dir(schema.GAMES))
         return size
+
+    # -- the marks of the achievement maps, one file replaced whole --------------------
+
+    @property
+    def marks_file(self) -> Path:
+        return self.root / MARKS_FILE
+
+    def write_marks(self, table: pa.Table) -> int:
+        """Replace the marks table (atomically); call only while holding :meth:`writing`."""
+        temp = self.marks_file.with_name(f".{MARKS_FILE}{TEMP_SUFFIX}")
+        pq.write_table(table, temp, compression=COMPRESSION)
+        with open(temp, "rb") as handle:
+            os.fsync(handle.fileno())
+        os.replace(temp, self.marks_file)
+        _fsync_dir(self.root)
+        return self.marks_file.stat().st_size
 
     # -- the position of ingest --from-store in the event store's notification log ---
 

@@ -1,4 +1,5 @@
-"""Use case: ingest the games that ended in the event store into the analytics tables.
+"""Use case: ingest the games that ended in the event store into the analytics tables
+(and the marks of its achievement maps, rewritten whole each time).
 
 It follows the store's notification log: the ``GameEnded`` notifications after the
 position recorded for this store (in ``analytics/tracking.json``) name the games to
@@ -13,6 +14,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from cascadia.analytics.ingest import DATA_ERRORS, Ingest, IngestReport, Problem, ProgressSink
+from cascadia.analytics.rows import marks_table
+from cascadia.application.maps import list_maps, load_map
 from cascadia.application.store import GameStore
 from cascadia.domain.events import GameEnded
 from eventsourcing.utils import get_topic
@@ -21,7 +24,8 @@ NOTIFICATION_PAGE = 10_000
 
 
 def add_store(ingest: Ingest, store: GameStore, progress: ProgressSink | None = None) -> None:
-    """Add to ``ingest`` the games that ended in ``store`` since the last ingest from it."""
+    """Add to ``ingest`` the games that ended in ``store`` since the last ingest from it,
+    and write the marks of the store's achievement maps (the whole table, anew)."""
     location = store.location
     ended = list(ended_games(store, ingest.storage.tracking_position(location)))
     if progress is not None:
@@ -41,6 +45,7 @@ def add_store(ingest: Ingest, store: GameStore, progress: ProgressSink | None = 
         if progress is not None:
             progress.advance()
     ingest.flush()
+    ingest.storage.write_marks(marks_table(load_map(store, m.map_id).state for m in list_maps(store)))
 
 
 def ended_games(store: GameStore, after: int) -> Iterator[tuple[int, Any]]:

@@ -33,9 +33,10 @@ def migrate(
     Games the target holds with the same events are skipped; a game of which
     the target has only the first events gets the rest; a game that differs in
     the target is reported as a conflict and left alone (exit code 1)."""
+    target_env = store_env(to)  # a target that cannot be is refused before anything is opened
     with (
         GameStore(env=store_env(source)) if source else open_store(home) as origin,
-        GameStore(env=store_env(to)) as target,
+        GameStore(env=target_env) as target,
     ):
         ids = [game_id for game_id, _ in origin.started_games()]
         counts: Counter[str] = Counter()

@@ -21,6 +21,12 @@ from cascadia.domain.components import WILDLIFE
 from cascadia.domain.game import Game, stack_size
 from cascadia.domain.options import RULES_VERSION, GameOptions
 from cascadia.domain.state import SPECIES_INDEX, GameState, wildlife_counts
+from hypothesis import settings
+
+settings.register_profile("cascadia", deadline=None)
+settings.load_profile("cascadia")
+"""No per-example deadline for any property test: pass or fail never depends on the
+machine's speed or load (a test's own ``@settings`` may still lower its example count)."""
 
 STAGED_ID = UUID("00000000-0000-4000-8000-000000000001")
 
