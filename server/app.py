@@ -12,7 +12,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -27,7 +27,7 @@ from cascadia.server.hub import FALLBACK_SECONDS, Hub, wait_for
 from cascadia.server.problems import Problem
 from cascadia.server.store import ServerStore
 from cascadia.server.tokens import TICKET_SECONDS, new_ticket, seat_of_ticket, seat_of_token
-from fastapi import BackgroundTasks, FastAPI, Header, Query, Request
+from fastapi import BackgroundTasks, FastAPI, Header, Query
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
@@ -229,12 +229,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             raise Problem(401, "token-required", "Token required", "this needs a seat's bearer token")
         return seat
 
-    def blocking(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
-        async def call(*args: Any) -> Any:
-            return await run_in_threadpool(func, *args)
-
-        return call
-
     def move_bots(game_id: UUID) -> None:
         """Let the bots move (after the answer is sent); wake this process's streams."""
         version = service.run_bots(game_id)
@@ -337,7 +331,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/games/{game_id}/stream")
     async def stream(
         game_id: str,
-        request: Request,
         after: Annotated[int | None, Query(ge=0)] = None,
         ticket: Annotated[str | None, Query(max_length=200)] = None,
         authorization: Authorization = None,
