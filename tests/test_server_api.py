@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from cascadia.replays.commitment import CommitmentError, verify_log_commitment
 from cascadia.server.app import ServerConfig, create_app
+from cascadia.server.games import SeatSpec
 from fastapi.testclient import TestClient
 from server_support import (
     assert_hides,
@@ -350,3 +351,17 @@ def test_bots_move_by_themselves(api: TestClient) -> None:
     play_turns(api, game["game_id"], tokens(game), 6)
     view = api.get(f"/api/games/{game['game_id']}", headers=bearer(tokens(game)[0])).json()
     assert view["your_turn"] and view["state"]["turn"] >= 3
+
+
+def test_a_read_starts_bots_left_waiting(api: TestClient) -> None:
+    """A game stored with a bot to move and nobody moving it (as after a server process
+    died between a command and the bot's turn): reading it lets the bot play."""
+    service = api.app.state.service  # type: ignore[attr-defined]
+    for _ in range(20):  # until the random first player is the bot
+        created = service.create([SeatSpec(bot="random"), SeatSpec(name="ann")], {})
+        if service.store.game(created.game_id).state.current == 0:
+            break
+    gid = str(created.game_id)
+    assert api.get(f"/api/games/{gid}").json()["bot_to_move"]
+    view = api.get(f"/api/games/{gid}", headers=bearer(created.tokens[1])).json()
+    assert view["your_turn"] and not view["bot_to_move"]
