@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,8 @@ from eventsourcing.utils import get_topic
 
 __all__ = ["GameConflictError", "GameNotFoundError", "ServerGameOpened", "ServerStore"]
 
+CACHED_GAMES = 2000
+"""How many games' states a process keeps between requests (a few tens of kB each)."""
 RECORD_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/server-games")
 
 
@@ -56,7 +59,8 @@ class ServerStore:
 
     def __init__(self, home: str | os.PathLike[str] | None = None, env: dict[str, str] | None = None) -> None:
         self.store = GameStore(home, env)
-        self._games: dict[UUID, Game] = {}
+        self._games: OrderedDict[UUID, Game] = OrderedDict()
+        """The latest state of recently used games, least recently used first."""
         self._records: dict[UUID, ServerGameOpened] = {}
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
@@ -84,8 +88,7 @@ class ServerStore:
         if events:
             with self._write_lock:
                 self.store.save_events(events)
-            with self._lock:
-                self._games[game.id] = game
+            self._remember(game)
         return events
 
     # -- reading ------------------------------------------------------------------------
@@ -113,9 +116,16 @@ class ServerStore:
             game = Game(cached.state.copy())
             for event in self.events(game_id, after=game.version):
                 Game.project(game, [event])
-        with self._lock:
-            self._games[game_id] = Game(game.state.copy())
+        self._remember(Game(game.state.copy()))
         return game
+
+    def _remember(self, game: Game) -> None:
+        """Keep the game's state for the next request (at most :data:`CACHED_GAMES`)."""
+        with self._lock:
+            self._games[game.id] = game
+            self._games.move_to_end(game.id)
+            while len(self._games) > CACHED_GAMES:
+                self._games.popitem(last=False)
 
     def options(self, game_id: UUID) -> GameOptions:
         """The game's options (they never change: read from the cached game if any)."""
