@@ -232,12 +232,22 @@ def percentile(values: list[float], p: float) -> float:
 
 
 async def measure(url: str, games: int, seconds: float, seed: int) -> Figures:
+    """Keep ``games`` games going for ``seconds``; one HTTP client (connection pool) per
+    game, as separate browsers would have, which also keeps each pool small (httpx looks
+    through its pool's connections for every request)."""
     figures = Figures()
-    limits = httpx.Limits(max_connections=games * 4 + 10, max_keepalive_connections=games * 4 + 10)
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as client:
-        deadline = time.perf_counter() + seconds
-        rngs = [random.Random(seed * 100_003 + i) for i in range(games)]
-        await asyncio.gather(*(one_game_slot(client, figures, rngs[i], deadline) for i in range(games)))
+    deadline = time.perf_counter() + seconds
+    clients = [httpx.AsyncClient(base_url=url, timeout=30) for _ in range(games)]
+    try:
+        await asyncio.gather(
+            *(
+                one_game_slot(client, figures, random.Random(seed * 100_003 + i), deadline)
+                for i, client in enumerate(clients)
+            )
+        )
+    finally:
+        for client in clients:
+            await client.aclose()
     return figures
 
 
