@@ -24,6 +24,7 @@ from cascadia.application.store import GameConflictError, GameNotFoundError, Gam
 from cascadia.domain.events import GameEvent
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
+from cascadia.server.group_commit import GroupCommit
 from eventsourcing.utils import get_topic
 
 __all__ = ["GameConflictError", "GameNotFoundError", "ServerGameOpened", "ServerStore"]
@@ -63,9 +64,7 @@ class ServerStore:
         """The latest state of recently used games, least recently used first."""
         self._records: dict[UUID, ServerGameOpened] = {}
         self._lock = threading.Lock()
-        self._write_lock = threading.Lock()
-        """One writer at a time in this process: writers then queue on this lock instead of
-        on SQLite's write lock, whose busy handler sleeps in steps of up to 100 ms."""
+        self._writer = GroupCommit(self.store.save_events, GameConflictError)
 
     def close(self) -> None:
         self.store.close()
@@ -78,16 +77,14 @@ class ServerStore:
 
     def create(self, events: Sequence[GameEvent], record: ServerGameOpened) -> None:
         """Store a new game's events and its record in one transaction."""
-        with self._write_lock:
-            self.store.save_events([*events, record])  # type: ignore[list-item]
+        self._writer.append([*events, record])  # type: ignore[list-item]
 
     def append(self, game: Game) -> list[GameEvent]:
         """Store the game's new events (:class:`GameConflictError` if another writer was
         first: nothing is written); returns them."""
         events = game.collect_events()
         if events:
-            with self._write_lock:
-                self.store.save_events(events)
+            self._writer.append(events)
             self._remember(game)
         return events
 
