@@ -94,9 +94,12 @@ class SearchBot:
         return self._search(game, candidates)
 
     def candidate_moves(self, game: Game, valuation: TurnValuation) -> list[Candidate]:
-        """The most promising moves by immediate value, the greedy's move first."""
+        """The most promising moves, the greedy's move first: every take's moves by
+        immediate value, taken in turn from each take (best takes first), so that each
+        pair is tried and, within a take, each way of using the token (returned, on the
+        best few targets, on the new tile) before other tile placements."""
         market = Market(game, valuation)
-        greedy = market.best().move
+        greedy = market.best()
         takes = [(s, s, 0) for s, t in enumerate(market.tiles) if t is not None and market.tokens[s]]
         if market.can_choose_freely and market.nature >= market.cost:
             takes += [
@@ -105,27 +108,50 @@ class SearchBot:
                 for w, species in enumerate(market.tokens)
                 if t != w and tile is not None and species is not None
             ]
-        found: dict[Move, int] = {}
-        for tile_slot, wildlife_slot, cost in takes:
-            tile = market.tiles[tile_slot]
-            species = market.tokens[wildlife_slot]
-            assert tile is not None and species is not None
-            places = sorted(valuation.tile_values(tile).values(), key=lambda v: (-v[0], -v[1]))
-            open_targets = valuation.environment.wildlife_targets(species)
-            targets = sorted(
-                ((valuation.token_value(species, h), h) for h in open_targets), key=lambda gh: -gh[0]
-            )[:TARGETS_PER_TAKE]
-            for tile_value, _, ((q, r), rotation) in places[:PLACEMENTS_PER_TAKE]:
-                options = [(0, None), *targets]
-                if species in TILES[tile].wildlife and not valuation.options.no_token_on_new_tile:
-                    options.append((valuation.token_value(species, (q, r), tile), (q, r)))
-                for gain, target in options:
-                    move = Move(tile_slot, wildlife_slot, cost > 0, (q, r), rotation, target)
-                    found[move] = tile_value + gain - cost
-        found[greedy] = market.best().value
-        ranked = sorted(found.items(), key=lambda mv: (mv[0] != greedy, -mv[1]))
-        ranked = [ranked[0], *sorted(ranked[1:], key=lambda mv: -mv[1])]
-        return [Candidate(move, value, rank) for rank, (move, value) in enumerate(ranked[: self.candidates])]
+        per_take = [self._take_moves(valuation, market, *take) for take in takes]
+        per_take.sort(key=lambda moves: -moves[0][0])
+        chosen: dict[Move, int] = {greedy.move: greedy.value}
+        depth = 0
+        while len(chosen) < self.candidates and any(depth < len(moves) for moves in per_take):
+            for moves in per_take:
+                if depth < len(moves) and len(chosen) < self.candidates:
+                    value, move = moves[depth]
+                    chosen.setdefault(move, value)
+            depth += 1
+        return [Candidate(move, value, rank) for rank, (move, value) in enumerate(chosen.items())]
+
+    @staticmethod
+    def _take_moves(
+        valuation: TurnValuation, market: Market, tile_slot: int, wildlife_slot: int, cost: int
+    ) -> list[tuple[int, Move]]:
+        """One take's moves, best first: each way of using the token with the best tile
+        placement, then the next best placements with the best token use."""
+        tile = market.tiles[tile_slot]
+        species = market.tokens[wildlife_slot]
+        assert tile is not None and species is not None
+        places = sorted(valuation.tile_values(tile).values(), key=lambda v: (-v[0], -v[1]))
+        tile_value, _, ((q, r), rotation) = places[0]
+        open_targets = valuation.environment.wildlife_targets(species)
+        gains = sorted(((valuation.token_value(species, h), h) for h in open_targets), key=lambda gh: -gh[0])
+        on_board = max([(0, None), *gains[:1]], key=lambda gh: gh[0])
+        free = cost > 0
+        uses: list[tuple[int, Move]] = [
+            (tile_value + gain - cost, Move(tile_slot, wildlife_slot, free, (q, r), rotation, target))
+            for gain, target in [(0, None), *gains[:TARGETS_PER_TAKE]]
+        ]
+        if species in TILES[tile].wildlife and not valuation.options.no_token_on_new_tile:
+            on_new = [
+                (value + valuation.token_value(species, h, tile), (h, rot)) for value, _, (h, rot) in places
+            ]
+            value, ((nq, nr), rot) = max(on_new, key=lambda vp: vp[0])
+            uses.append((value - cost, Move(tile_slot, wildlife_slot, free, (nq, nr), rot, (nq, nr))))
+        uses.sort(key=lambda vm: -vm[0])
+        gain, target = on_board
+        others = [
+            (value + gain - cost, Move(tile_slot, wildlife_slot, free, h, rot, target))
+            for value, _, (h, rot) in places[1:PLACEMENTS_PER_TAKE]
+        ]
+        return uses + sorted(others, key=lambda vm: -vm[0])
 
     def _search(self, game: Game, candidates: list[Candidate]) -> Move:
         """Successive halving over the candidates with shared determinisations."""

@@ -146,7 +146,7 @@ class TurnValuation:
         ]
         self._wildlife_totals = [sum(p.values()) for p in self._species_points]
         self._token: dict[tuple[str, Hex], int] = {}
-        self._corridor: dict[tuple[str, frozenset[int]], int] = {}
+        self._corridor: dict[tuple[str, int], int] = {}
         self._tile: dict[tuple[str, ...], dict[Hex, tuple[int, int, Placement]]] = {}
         self._touching: dict[Hex, list[tuple[int, str, int]]] = {}
         self._moves: dict[tuple[int, str], MoveValue] = {}
@@ -265,15 +265,16 @@ class TurnValuation:
             self._touching[h] = found
         return found
 
-    def _corridor_value(self, habitat: str, joined: frozenset[int]) -> int:
+    def _corridor_value(self, habitat: str, joined: int) -> int:
         """The change of corridor points and bonus when a new tile joins the corridors
-        ``joined`` of ``habitat`` into one (a new corridor of 1 when none)."""
+        of ``habitat`` whose labels are the bits of ``joined`` into one (a new corridor
+        of 1 when none)."""
         key = (habitat, joined)
         found = self._corridor.get(key)
         if found is None:
             sizes = self.sizes[habitat]
-            merged = 1 + sum(sizes[label] for label in joined)
-            after = [size for label, size in enumerate(sizes) if label not in joined]
+            merged = 1 + sum(size for label, size in enumerate(sizes) if joined >> label & 1)
+            after = [size for label, size in enumerate(sizes) if not joined >> label & 1]
             after.append(merged)
             found = habitat_points(after, self.options) - self.base_points[habitat]
             largest = max(after)
@@ -289,14 +290,13 @@ class TurnValuation:
         """The tile part of placing ``tile`` at ``h`` turned by ``rotation``, and the
         number of its edges that match a neighbour's."""
         edges = tile_edges(tile, rotation)
-        joined: dict[str, set[int]] = {habitat: set() for habitat in TILES[tile].habitats}
+        joined = dict.fromkeys(TILES[tile].habitats, 0)
         matching = 0
         for i, habitat, label in self._touching_edges(h):
             if edges[i] == habitat:
-                joined[habitat].add(label)
+                joined[habitat] |= 1 << label
                 matching += 1
-        value = sum(self._corridor_value(habitat, frozenset(labels)) for habitat, labels in joined.items())
-        return value, matching
+        return sum(self._corridor_value(habitat, mask) for habitat, mask in joined.items()), matching
 
     def tile_values(self, tile: int) -> dict[Hex, tuple[int, int, Placement]]:
         """Per hex where ``tile`` may go, its first best rotation: (value, matching
@@ -310,16 +310,26 @@ class TurnValuation:
             for h, rotation in self.tile_placements[tile]:
                 rotations.setdefault(h, []).append(rotation)
             found = {}
+            apart = self._apart(habitats)
             for h, legal in rotations.items():
-                if any(habitat in habitats for _, habitat, _ in self._touching_edges(h)):
-                    best = None
-                    for rotation in legal:
-                        value, matching = self.placement_value(tile, h, rotation)
-                        if best is None or (value, matching) > best[:2]:
-                            best = (value, matching, (h, rotation))
-                    found[h] = best
-                else:
-                    found[h] = (self._apart(habitats), 0, (h, legal[0]))
+                touching = self._touching_edges(h)
+                relevant = [(i, habitat, 1 << label) for i, habitat, label in touching if habitat in habitats]
+                if not relevant:
+                    found[h] = (apart, 0, (h, legal[0]))
+                    continue
+                best = None
+                for rotation in legal:
+                    edges = tile_edges(tile, rotation)
+                    joined = dict.fromkeys(habitats, 0)
+                    matching = 0
+                    for i, habitat, bit in relevant:
+                        if edges[i] == habitat:
+                            joined[habitat] |= bit
+                            matching += 1
+                    value = sum(self._corridor_value(habitat, mask) for habitat, mask in joined.items())
+                    if best is None or (value, matching) > best[:2]:
+                        best = (value, matching, (h, rotation))
+                found[h] = best
             self._tile[habitats] = found
         return found
 
@@ -347,7 +357,7 @@ class TurnValuation:
     def _apart(self, habitats: tuple[str, ...]) -> int:
         """The tile part of a tile that touches none of its habitats: a new corridor of
         one tile per habitat."""
-        return sum(self._corridor_value(habitat, frozenset()) for habitat in habitats)
+        return sum(self._corridor_value(habitat, 0) for habitat in habitats)
 
     # -- whole moves ---------------------------------------------------------------
 
