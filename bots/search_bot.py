@@ -40,6 +40,8 @@ from cascadia.domain.rng import DrawStream
 
 MAX_SEED = 2**64 - 1
 DEFAULT_ITERATIONS = 200
+DEFAULT_CANDIDATES = 12
+DEFAULT_DEPTH = 2
 PLACEMENTS_PER_TAKE = 3
 TARGETS_PER_TAKE = 3
 
@@ -64,8 +66,8 @@ class SearchBot:
         seat: int,
         iterations: int = DEFAULT_ITERATIONS,
         seconds: float | None = None,
-        candidates: int = 8,
-        depth: int = 1,
+        candidates: int = DEFAULT_CANDIDATES,
+        depth: int = DEFAULT_DEPTH,
     ) -> None:
         self.seat = seat
         self.iterations = iterations
