@@ -54,7 +54,9 @@ def test_token_value_is_the_change_of_the_full_wildlife_score(game: Game, pick: 
     new_tile = None if h in environment.tiles else 0  # tile 0 is a keystone: +1
     valuation = TurnValuation(state, {})
     after = {**environment.wildlife, h: species}
-    sets = [state.cards] + ([state.second_cards] if state.options.two_card_sets and state.second_cards else [])
+    sets = [state.cards]
+    if state.options.two_card_sets and state.second_cards:
+        sets.append(state.second_cards)
 
     def best(wildlife):
         return max(sum(score_wildlife(wildlife, cards, state.options).values()) for cards in sets)
