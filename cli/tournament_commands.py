@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 from cascadia.analytics.ingest import Ingest
-from cascadia.bots.simulation import final_scores, simulate_games, store_games
+from cascadia.application.simulation import simulate_and_store
+from cascadia.application.store import data_home
 from cascadia.bots.tournament import rate_games, seatings
 from cascadia.cli.common import HomeOption, JsonOption, console, open_store, print_json
 from cascadia.cli.game_options import (
@@ -21,7 +22,6 @@ from cascadia.cli.game_options import (
 )
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import Game
-from cascadia.domain.store import data_home
 from cascadia.projections.game_scores import score_state
 from rich.table import Table
 
@@ -62,16 +62,8 @@ def tournament(
     stored = 0
     with Ingest(data_home(home)) if ingest else nullcontext() as analytics:
         for table, seating in enumerate(tables):
-            played = simulate_games(
-                range(seed, seed + games),
-                seating,
-                options,
-                workers=workers,
-                skip=store.has_game,
-                mapper=store.mapper,
-                summarize=final_scores,
-            )
-            for result, saved in store_games(store, played):
+            played = simulate_and_store(store, range(seed, seed + games), seating, options, workers=workers)
+            for result, saved in played:
                 if result.skipped:
                     sheet = score_state(store.game(result.game_id).state)
                 else:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from cascadia.application.store import GameStore
 from cascadia.bots.tournament import rate_games, seatings
 from cascadia.domain.errors import InvalidOptionError
-from cascadia.domain.store import GameStore
 
 
 def test_each_lineup_is_turned_over_every_seat() -> None:
