@@ -74,3 +74,11 @@ def test_budgeted_names() -> None:
     assert make_bots(["search@7"], 1)[0].iterations == 7
     with pytest.raises(InvalidOptionError, match="unknown bot"):
         make_bots(["search@"], 1)
+
+
+def test_a_time_budget_that_runs_out_at_once_still_gives_a_candidate_move() -> None:
+    game = _midgame(24)
+    bot = SearchBot(1, game.current_player, seconds=0.0)
+    move = bot.decide_move(game)
+    candidates = bot.candidate_moves(game, bot.greedy.valuation(game))
+    assert move in {c.move for c in candidates}
