@@ -1,28 +1,29 @@
-"""A bot's decisions as values, and the one place that issues them on a game.
+"""A bot's decisions as values, and the commands that carry them out.
 
-Bots decide (pure reads of the game) and this module acts, so that deciding never
-depends on how a move is issued. A turn is zero or more market wipes, each decided
-after seeing the previous one's draw, then one :class:`Move`.
+Bots decide (pure reads of the game) and then hand the game command values
+(:mod:`cascadia.domain.commands`), so that deciding never depends on how a move is
+issued. A turn is zero or more market wipes (:class:`~cascadia.domain.commands.WipeThree`,
+:class:`~cascadia.domain.commands.NatureWipe`), each decided after seeing the previous
+one's draw, then one :class:`Move`: everything from buying free choice to placing the
+token, decided at once.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cascadia.domain.commands import (
+    Command,
+    NatureFreeChoice,
+    NatureWipe,
+    PlaceTile,
+    PlaceWildlife,
+    ReturnWildlife,
+    Take,
+    WipeThree,
+)
 from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import Hex
-
-
-@dataclass(frozen=True, slots=True)
-class WipeThree:
-    """The optional three-of-a-kind wipe (RULES.md 4.1)."""
-
-
-@dataclass(frozen=True, slots=True)
-class NatureWipe:
-    """Spend nature tokens to wipe the market tokens of ``slots`` (RULES.md 4.2)."""
-
-    slots: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,22 +38,24 @@ class Move:
     rotation: int
     target: Hex | None
 
+    def commands(self) -> list[Command]:
+        """The commands of this move, in order."""
+        found: list[Command] = [NatureFreeChoice()] if self.free_choice else []
+        found.append(Take(self.tile_slot, self.wildlife_slot))
+        found.append(PlaceTile(self.hex[0], self.hex[1], self.rotation))
+        found.append(ReturnWildlife() if self.target is None else PlaceWildlife(*self.target))
+        return found
+
 
 Decision = WipeThree | NatureWipe | Move
 
 
+def commands_of(decision: Decision) -> list[Command]:
+    """The commands that carry out ``decision``."""
+    return decision.commands() if isinstance(decision, Move) else [decision]
+
+
 def issue(game: Game, decision: Decision) -> None:
-    """Carry out ``decision`` on ``game`` with its commands (each checks the rules)."""
-    if isinstance(decision, WipeThree):
-        game.wipe_three()
-    elif isinstance(decision, NatureWipe):
-        game.spend_nature("wipe", list(decision.slots))
-    else:
-        if decision.free_choice:
-            game.spend_nature("free_choice")
-        game.take(decision.tile_slot, decision.wildlife_slot)
-        game.place_tile(decision.hex[0], decision.hex[1], decision.rotation)
-        if decision.target is None:
-            game.return_wildlife()
-        else:
-            game.place_wildlife(*decision.target)
+    """Carry out ``decision`` on ``game`` (each command checks the rules)."""
+    for command in commands_of(decision):
+        game.execute(command)

@@ -18,11 +18,13 @@ boards as they stand, nature tokens), valued by :mod:`cascadia.bots.valuation`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 
-from cascadia.bots.decisions import Decision, Move, NatureWipe, WipeThree, issue
+from cascadia.bots.base import PlanningBot
+from cascadia.bots.decisions import Decision, Move, commands_of
 from cascadia.bots.valuation import CardCache, CorridorCache, MoveValue, TurnValuation
+from cascadia.domain.commands import Command, NatureWipe, WipeThree
 from cascadia.domain.components import WILDLIFE
 from cascadia.domain.game import Game
 
@@ -30,23 +32,26 @@ MAX_WIPES_PER_TURN = 4
 """Nature wipes the bot buys in one turn at most (each is decided after the last draw)."""
 
 
-class GreedyBot:
+class GreedyBot(PlanningBot):
     """Maximises its own score after this turn, one turn at a time."""
 
     name = "greedy"
 
     def __init__(self, seed: int, seat: int) -> None:
+        super().__init__()
         self.seat = seat
         self.cards = CardCache()
         self.corridors = CorridorCache()
 
-    def play_turn(self, game: Game) -> None:
+    def plan(self, game: Game) -> Iterator[Command]:
+        """The turn's commands: each wipe worth its draw (deciding again after it), then
+        the best move."""
         for _ in range(MAX_WIPES_PER_TURN + 2):
             decision = self.decide(game)
-            issue(game, decision)
+            yield from commands_of(decision)
             if isinstance(decision, Move):
                 return
-        issue(game, self.decide(game, wipes=False))
+        yield from commands_of(self.decide(game, wipes=False))
 
     def valuation(self, game: Game) -> TurnValuation:
         """The values of the active player's moves this turn."""

@@ -28,12 +28,14 @@ same moves. A time budget (``seconds``) may be given instead; it is not reproduc
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-from cascadia.bots.base import bot_stream
-from cascadia.bots.decisions import Move, issue
+from cascadia.bots.base import PlanningBot, bot_stream
+from cascadia.bots.decisions import Move, commands_of, issue
 from cascadia.bots.greedy_bot import GreedyBot, Market
 from cascadia.bots.valuation import TurnValuation
+from cascadia.domain.commands import Command, PlaceTile, ReturnWildlife, Take
 from cascadia.domain.components import TILES
 from cascadia.domain.game import Game
 from cascadia.domain.rng import DrawStream
@@ -55,7 +57,7 @@ class Candidate:
     rank: int
 
 
-class SearchBot:
+class SearchBot(PlanningBot):
     """Chooses among the best immediate moves by sampled greedy look-ahead."""
 
     name = "search"
@@ -69,6 +71,7 @@ class SearchBot:
         candidates: int = DEFAULT_CANDIDATES,
         depth: int = DEFAULT_DEPTH,
     ) -> None:
+        super().__init__()
         self.seat = seat
         self.iterations = iterations
         self.seconds = seconds
@@ -77,13 +80,11 @@ class SearchBot:
         self.rng: DrawStream = bot_stream(self.name, seed, seat)
         self.greedy = GreedyBot(seed, seat)
 
-    def play_turn(self, game: Game) -> None:
-        while True:
-            decision = self.greedy.decide(game)
-            if isinstance(decision, Move):
-                break
-            issue(game, decision)
-        issue(game, self.decide_move(game))
+    def plan(self, game: Game) -> Iterator[Command]:
+        """The turn's commands: the greedy's wipes, then the searched move."""
+        while not isinstance(decision := self.greedy.decide(game), Move):
+            yield from commands_of(decision)
+        yield from commands_of(self.decide_move(game))
 
     # -- deciding -------------------------------------------------------------------
 
@@ -206,7 +207,7 @@ def _cheap_turn(game: Game, rng: DrawStream) -> None:
     """An opponent in a rollout: a random pair, the tile on its first legal place, the
     token returned (only the market they leave matters to the searching player)."""
     takes = game.legal_takes()
-    game.take(*takes[rng.next(len(takes))])
+    game.execute(Take(*takes[rng.next(len(takes))]))
     (q, r), rotation = game.legal_tile_placements()[0]
-    game.place_tile(q, r, rotation)
-    game.return_wildlife()
+    game.execute(PlaceTile(q, r, rotation))
+    game.execute(ReturnWildlife())

@@ -2,11 +2,13 @@
 
 A :class:`PlaySession` looks at a :class:`~cascadia.domain.game.Game` and says what to
 ask the active human next (:meth:`PlaySession.stage`, :meth:`PlaySession.prompt`,
-:meth:`PlaySession.hint`), and turns one line of their input into a :class:`Reply`: an
-engine :class:`Command` to issue, or a request (help, show, quit), or a message about a
-line it could not read. It never checks the rules itself: numbers go to the engine as
-typed, so an illegal move is refused by the engine with the engine's message, and the
-game is unchanged.
+:meth:`PlaySession.hint`), and turns one line of their input into a :class:`Reply`: a
+domain :data:`~cascadia.domain.commands.Command` to issue, or a request (help, show,
+quit), or a message about a line it could not read. Besides the step-by-step answers
+(``2``, ``1 -1 3``, ``0 1``) it reads the game's move notation (``take 1 3``,
+``tile 1 -1 r3``, ``wipe3``: :mod:`cascadia.domain.commands`) where it fits the step.
+It never checks the rules itself: numbers go to the engine as typed, so an illegal move
+is refused by the engine with the engine's message, and the game is unchanged.
 
 The stage of a turn is read off the game's state, so a game reloaded from the store
 (after a quit, or after another writer moved) continues at the right step; the only
@@ -24,12 +26,22 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
 from cascadia.bots.base import Bot
 from cascadia.bots.registry import bot_factory, is_bot_name
+from cascadia.domain.commands import (
+    Command,
+    NatureFreeChoice,
+    NatureWipe,
+    PlaceTile,
+    PlaceWildlife,
+    ReturnWildlife,
+    Take,
+    WipeThree,
+    parse,
+)
 from cascadia.domain.components import TILES
-from cascadia.domain.errors import IllegalMoveError, InvalidOptionError
+from cascadia.domain.errors import CommandFormatError, IllegalMoveError, InvalidOptionError
 from cascadia.domain.game import MAX_PLAYERS, Game
 from cascadia.domain.hexgrid import Hex, distinct_rotations
 from cascadia.domain.rng import MAX_SEED, draw
@@ -114,24 +126,13 @@ def bot_for_turn(state: GameState) -> Bot:
 # -- commands ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Command:
-    """One engine command: a :class:`Game` method and its arguments."""
-
-    method: str
-    args: tuple[Any, ...] = ()
-
-    def apply(self, game: Game) -> None:
-        """Issue the command; an illegal one raises the engine's ``IllegalMoveError``."""
-        getattr(game, self.method)(*self.args)
-
-    def trial(self, game: Game) -> IllegalMoveError | None:
-        """The engine's refusal of this command, tried on a copy of ``game`` (``None``: legal)."""
-        try:
-            self.apply(Game(game.state.copy()))
-        except IllegalMoveError as error:
-            return error
-        return None
+def refusal(game: Game, command: Command) -> IllegalMoveError | None:
+    """The engine's refusal of ``command``, tried on a copy of ``game`` (``None``: legal)."""
+    try:
+        Game(game.state.copy()).execute(command)
+    except IllegalMoveError as error:
+        return error
+    return None
 
 
 @dataclass(frozen=True)
@@ -160,6 +161,30 @@ def _ints(words: list[str]) -> list[int] | None:
     if not all(_INT.match(word) for word in words):
         return None
     return [int(word) for word in words]
+
+
+_STAGE_COMMANDS: dict[Stage, tuple[type, ...]] = {
+    Stage.CHOOSE: (WipeThree, NatureFreeChoice, NatureWipe, Take),
+    Stage.TILE: (PlaceTile, PlaceWildlife, ReturnWildlife),
+    Stage.ROTATION: (PlaceTile,),
+    Stage.TOKEN: (PlaceWildlife, ReturnWildlife),
+}
+_ROTATION = re.compile(r"\sr[+-]?\d+\s*$")
+
+
+def _notation(line: str, stage: Stage) -> Command | None:
+    """The line as a move in the game's notation (``take 1 3``, ``tile 1 -1 r3``,
+    ``wipe3`` ...) when it is one of this step's moves; ``tile q r`` without a rotation
+    is left to the step, which shows the rotations first."""
+    try:
+        command = parse(line)
+    except CommandFormatError:
+        return None
+    if not isinstance(command, _STAGE_COMMANDS.get(stage, ())):
+        return None
+    if isinstance(command, PlaceTile) and not _ROTATION.search(line.lower()):
+        return None
+    return command
 
 
 def _not_understood(line: str, expected: str) -> Reply:
@@ -242,7 +267,7 @@ class PlaySession:
     def automatic(self, game: Game) -> Command | None:
         """A command with no choice in it: returning a token that no tile can take."""
         if self.stage(game) is Stage.TOKEN and not game.legal_wildlife_targets():
-            return Command("return_wildlife")
+            return ReturnWildlife()
         return None
 
     # -- reading a line ---------------------------------------------------------------
@@ -264,6 +289,10 @@ class PlaySession:
             return Reply(action="boards")
         if head in CARDS_WORDS and len(words) == 1:
             return Reply(action="cards")
+        notation = _notation(line, stage)
+        if notation is not None:
+            self.pending_hex = None
+            return Reply(command=notation)
         if stage in (Stage.TILE, Stage.ROTATION) and head in ("tile", "place") and len(words) > 1:
             words = words[1:]
         if stage is Stage.TOKEN and head in ("token", "place") and len(words) > 1:
@@ -286,21 +315,21 @@ class PlaySession:
         if numbers is not None and words:
             if len(numbers) > 2:
                 return _not_understood(line, "give one slot (a pair) or two (tile slot, token slot)")
-            return Reply(command=Command("take", tuple(numbers)))
+            return Reply(command=Take(numbers[0], numbers[-1]))
         if words == ["three"] or words == ["wipe", "three"]:
-            return Reply(command=Command("wipe_three"))
+            return Reply(command=WipeThree())
         if head == "nature":
             words = rest
             head, rest = (words[0], words[1:]) if words else ("", [])
         if words in (["free"], ["free", "choice"], ["free_choice"]):
-            return Reply(command=Command("spend_nature", ("free_choice",)))
+            return Reply(command=NatureFreeChoice())
         if head == "wipe":
             if rest == ["all"]:
                 slots = [s for s, w in enumerate(game.state.market_wildlife) if w is not None]
-                return Reply(command=Command("spend_nature", ("wipe", slots)))
+                return Reply(command=NatureWipe(tuple(slots)))
             slots = _ints(rest)
             if slots:
-                return Reply(command=Command("spend_nature", ("wipe", slots)))
+                return Reply(command=NatureWipe(tuple(slots)))
             return _not_understood(
                 line,
                 "`wipe` takes market slots (e.g. `wipe 0 2`, or `wipe all`) and costs a nature "
@@ -316,18 +345,18 @@ class PlaySession:
         if words[0] == "token":
             return self._token(line, words[1:], before_tile=True)
         if words[0] in RETURN_WORDS and len(words) == 1:
-            return Reply(command=Command("return_wildlife"))
+            return Reply(command=ReturnWildlife())
         numbers = _ints(words)
         if numbers is None or len(numbers) not in (2, 3):
             return _not_understood(line, "give the hex as `q r` or `q r rotation`, e.g. `1 -1 3`")
         if len(numbers) == 3:
-            return Reply(command=Command("place_tile", tuple(numbers)))
+            return Reply(command=PlaceTile(*numbers))
         q, r = numbers
         tile = game.state.turn_state.taken_tile
         assert tile is not None
         if TILES[tile].keystone:
-            return Reply(command=Command("place_tile", (q, r, 0)))
-        refusals = [Command("place_tile", (q, r, rot)).trial(game) for rot in distinct_rotations(tile)]
+            return Reply(command=PlaceTile(q, r, 0))
+        refusals = [refusal(game, PlaceTile(q, r, rot)) for rot in distinct_rotations(tile)]
         if all(refusals):
             return Reply(action="again", refused=True, message=f"refused: {refusals[0]}")
         self.pending_hex = (q, r)
@@ -340,7 +369,7 @@ class PlaySession:
         numbers = _ints(words)
         if numbers is not None and len(numbers) == 1:
             q, r = self.pending_hex  # type: ignore[misc]
-            return Reply(command=Command("place_tile", (q, r, numbers[0])))
+            return Reply(command=PlaceTile(q, r, numbers[0]))
         if numbers is not None and len(numbers) in (2, 3):
             self.pending_hex = None
             return self._tile(game, line, words)
@@ -348,12 +377,12 @@ class PlaySession:
 
     def _token(self, line: str, words: list[str], before_tile: bool = False) -> Reply:
         if len(words) == 1 and words[0] in RETURN_WORDS:
-            return Reply(command=Command("return_wildlife"))
+            return Reply(command=ReturnWildlife())
         numbers = _ints(words)
         if numbers is None or len(numbers) != 2:
             example = "`token q r`" if before_tile else "`q r`"
             return _not_understood(line, f"give the hex of one of your tiles as {example}, or `return`")
-        return Reply(command=Command("place_wildlife", tuple(numbers)))
+        return Reply(command=PlaceWildlife(*numbers))
 
 
 def _spell(slots: list[int]) -> str:
@@ -384,7 +413,8 @@ HELP: dict[Stage, str] = {
         "  wipe 0 2     spend a nature token: replace the tokens of market slots 0 and 2 (`wipe all`)\n"
         "Then take:\n"
         "  2            the pair in market slot 2 (tile and token of one slot)\n"
-        "  1 3          after `free`: the tile of slot 1 with the token of slot 3"
+        "  1 3          after `free`: the tile of slot 1 with the token of slot 3\n"
+        "The game's move notation works too: `wipe3`, `nature free`, `nature wipe 0,2`, `take 1 3`."
     ),
     Stage.TILE: (
         "Place the tile you took on an open hex next to your tiles (RULES.md 4.3):\n"
@@ -393,7 +423,8 @@ HELP: dict[Stage, str] = {
         "Rotation r puts the tile's first habitat on the edges r, r+1, r+2 counted clockwise\n"
         "from NE (0 NE, 1 E, 2 SE, 3 SW, 4 W, 5 NW) and the second habitat on the others;\n"
         "the table shows it. A keystone tile looks the same in every rotation.\n"
-        "You may place the token first: `token q r`, or `return` it."
+        "You may place the token first: `token q r`, or `return` it.\n"
+        "In the game's move notation: `tile 1 -1 r3`."
     ),
     Stage.ROTATION: (
         "Choose the rotation: 0-5 as in the table (the habitat on each edge, and how many\n"

@@ -57,7 +57,7 @@ def tournament(
     options = options_from_flags(cards, balanced_bag, salmon_runs, elk_rings, no_majority, rule)
     tables = seatings(names, players)
     Game.start(seed, tables[0], options)  # impossible setups fail before anything is played
-    store = open_store(home)
+    store = open_store(home, write=True)
     results: dict[tuple[int, int], tuple[list[str], list[int], list[int]]] = {}
     stored = 0
     with Ingest(data_home(home)) if ingest else nullcontext() as analytics:
