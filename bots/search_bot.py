@@ -3,10 +3,12 @@
 Each turn:
 
 1. Wipes are decided as the greedy bot decides them (expected value of the draw).
-2. Candidate moves: for every take (pairs, and free-choice combinations when
-   affordable) the best few tile placements and token targets (the token returned
-   included) by their immediate value (:mod:`cascadia.bots.valuation`); the best
-   ``candidates`` of them by immediate value go on (the greedy's move always among them).
+2. Candidate moves (:meth:`SearchBot.candidate_moves`): the greedy's move first, then
+   the moves of every take (pairs, and free-choice combinations when affordable) in
+   turn, best takes first, up to ``candidates``; within a take, each way of using the
+   token (returned, on the best few targets, on the new tile) with the best tile
+   placement, then other placements. Each carries its exact immediate value
+   (:mod:`cascadia.bots.valuation`).
 3. Each candidate is played on determinised copies of the game: the hidden
    information (the order of the tile stack, the bag's draws) is re-sampled by giving
    the copy a seed drawn from the bot's own stream, so nothing is read of the real
@@ -21,8 +23,10 @@ Each turn:
    better half gets more, and so on; the best mean wins (ties: higher immediate value,
    then the greedy's order).
 
-The budget is a number of rollouts per move (``iterations``): the same seed gives the
-same moves. A time budget (``seconds``) may be given instead; it is not reproducible.
+The budget is a number of rollouts per move (``iterations``, split evenly over the
+halving rounds; every live candidate gets at least one rollout a round, so tiny budgets
+spend a little more): the same seed gives the same moves. A time budget (``seconds``)
+may be given as well; it stops the search early and is not reproducible.
 """
 
 from __future__ import annotations
