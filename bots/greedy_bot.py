@@ -1,38 +1,35 @@
 """A greedy bot: each turn, the legal choice that most increases its own score now.
 
-It weighs every pair (and, when it holds nature tokens, every free-choice combination
-at the cost of one point per token spent), every tile position and rotation, and every
-token target including the new tile, returning the token when no target gains.
+Objective: the player's own total on the score sheet right after the move (RULES.md
+5: all five wildlife cards, corridors, the majority or solo bonus against the other
+boards as they stand, nature tokens), valued by :mod:`cascadia.bots.valuation`.
 
-The value of a choice is split so that each part is computed once per turn:
-
-- tile: the change of the largest corridor in the tile's habitats (RULES.md 5.1) and of
-  the player's majority bonus for that size against the other players' current
-  corridors, read off corridor labels computed once per turn: a new tile joins the
-  corridors whose touching edges match, so its corridor is 1 + their sizes;
-- token: the change of that species' card score with the token added, one card
-  evaluation per open target (the new tile's hex included), plus 1 for the nature token
-  a keystone earns.
-
-Ties go to the first choice in a fixed order (slot, hex, rotation), so the bot is
-deterministic. It never uses the optional wipes.
+- The move: every pair, and when it holds enough nature tokens every free-choice
+  combination at its cost; every legal tile position and rotation; every token
+  target, the new tile included, or the token returned. Ties go to the move that buys
+  nothing, then to the placement with more matching edges, then to a placed token,
+  then to the first in a fixed order (slot, hex, rotation): the bot is deterministic.
+- The wipes, before taking, by expected value over the draw (exact: every sequence of
+  drawn tokens from the bag as it stands, by its probability): the free
+  three-of-a-kind wipe (RULES.md 4.1) when the expected best move after it is better
+  than the best move now; a nature-token wipe (4.2) of the slots other than the best
+  pair's when the expected gain is more than its cost. After a wipe it decides again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Sequence
+from itertools import combinations
 
 from cascadia.bots.base import PlanningBot
-from cascadia.domain.commands import Command, NatureFreeChoice, PlaceTile, PlaceWildlife, ReturnWildlife, Take
-from cascadia.domain.components import TILES
-from cascadia.domain.environment import Environment
+from cascadia.bots.decisions import Decision, Move, commands_of
+from cascadia.bots.valuation import CardCache, CorridorCache, MoveValue, TurnValuation
+from cascadia.domain.commands import Command, NatureWipe, WipeThree
+from cascadia.domain.components import WILDLIFE
 from cascadia.domain.game import Game
-from cascadia.domain.hexgrid import Hex, neighbours, opposite, tile_edges
-from cascadia.domain.options import GameOptions
-from cascadia.projections.habitats import corridor_labels, habitat_bonuses, largest_corridors
-from cascadia.projections.wildlife import card_scorer
 
-Placement = tuple[Hex, int]
+MAX_WIPES_PER_TURN = 4
+"""Nature wipes the bot buys in one turn at most (each is decided after the last draw)."""
 
 
 class GreedyBot(PlanningBot):
@@ -43,201 +40,157 @@ class GreedyBot(PlanningBot):
     def __init__(self, seed: int, seat: int) -> None:
         super().__init__()
         self.seat = seat
-        self._points: dict[tuple[str, frozenset[tuple[Hex, str]]], int] = {}
-        self._corridors: dict[tuple[int, int], dict[str, int]] = {}
-
-    def largest_corridors(self, game: Game) -> list[dict[str, int]]:
-        """Every player's largest corridors, remembered while their board has not grown."""
-        found = []
-        for seat, player in enumerate(game.state.players):
-            key = (seat, len(player.environment.tiles))
-            if key not in self._corridors:
-                self._corridors[key] = largest_corridors(player.environment)
-            found.append(self._corridors[key])
-        return found
-
-    def card_points(self, species: str, wildlife: Mapping[Hex, str], options: GameOptions, card: str) -> int:
-        """``species``' card score on ``wildlife``, remembered across turns: only the hexes
-        the card reads are in the key (the species' own tokens for cards that look at
-        nothing else), so most of a board's evaluations are reused turn after turn."""
-        if species == "fox" or (species in ("salmon", "hawk") and card == "D"):
-            key = (species, frozenset(wildlife.items()))
-        else:
-            key = (species, frozenset((h, s) for h, s in wildlife.items() if s == species))
-        points = self._points.get(key)
-        if points is None:
-            points = self._points[key] = card_scorer(species, card)(wildlife, options)
-        return points
+        self.cards = CardCache()
+        self.corridors = CorridorCache()
 
     def plan(self, game: Game) -> Iterator[Command]:
+        """The turn's commands: each wipe worth its draw (deciding again after it), then
+        the best move."""
+        for _ in range(MAX_WIPES_PER_TURN + 2):
+            decision = self.decide(game)
+            yield from commands_of(decision)
+            if isinstance(decision, Move):
+                return
+        yield from commands_of(self.decide(game, wipes=False))
+
+    def valuation(self, game: Game) -> TurnValuation:
+        """The values of the active player's moves this turn."""
+        market = game.state.market_tiles
+        tiles = {tile: game.legal_tile_placements(tile) for tile in market if tile is not None}
+        return TurnValuation(game.state, tiles, self.cards, self.corridors)
+
+    def decide(self, game: Game, wipes: bool = True) -> Decision:
+        """The next decision of the turn: a wipe worth its draw, else the best move."""
+        market = Market(game, self.valuation(game))
+        best = market.best()
+        if not wipes:
+            return best.move
+        if game.can_wipe_three():
+            slots = three_alike(game.state.market_wildlife)
+            if market.expected_after_wipe(slots, spent=0) > best.value:
+                return WipeThree()
+        if "wipe" in game.nature_actions():
+            cost = game.nature_cost()
+            choice = market.best_nature_wipe(best)
+            if choice is not None and choice[0] - cost > best.value:
+                return NatureWipe(choice[1])
+        return best.move
+
+
+def three_alike(market: Sequence[str | None]) -> tuple[int, ...]:
+    """The slots of the three alike tokens of a market that has exactly three alike."""
+    for species in WILDLIFE:
+        slots = tuple(s for s, w in enumerate(market) if w == species)
+        if len(slots) == 3:
+            return slots
+    raise ValueError("no three alike in the market")
+
+
+class Choice:
+    """A whole move with its value (the nature tokens it spends counted)."""
+
+    __slots__ = ("key", "move", "value")
+
+    def __init__(self, tile_slot: int, wildlife_slot: int, cost: int, best: MoveValue) -> None:
+        self.value = best.value - cost
+        self.key = (self.value, -cost, *best.shape)
+        (q, r), rotation = best.placement
+        self.move = Move(tile_slot, wildlife_slot, cost > 0, (q, r), rotation, best.target)
+
+
+class Market:
+    """The market seen by the active player: the best move, and what wipes would bring."""
+
+    def __init__(self, game: Game, valuation: TurnValuation) -> None:
         state = game.state
-        turn = _TurnEvaluator(
-            game,
-            self.largest_corridors(game),
-            lambda species, wildlife: self.card_points(
-                species, wildlife, state.options, state.cards[species]
-            ),
-        )
-        best = turn.best_choice()
-        (tile_slot, wildlife_slot), free_choice, (h, rotation), target = best
-        if free_choice:
-            yield NatureFreeChoice()
-        yield Take(tile_slot, wildlife_slot)
-        yield PlaceTile(h[0], h[1], rotation)
-        yield ReturnWildlife() if target is None else PlaceWildlife(*target)
+        self.valuation = valuation
+        self.tiles = list(state.market_tiles)
+        self.tokens = list(state.market_wildlife)
+        self.bag = list(state.bag)
+        self.cost = game.nature_cost()
+        self.nature = state.active.nature_tokens
+        self.can_choose_freely = "free_choice" in game.nature_actions()
+        self._values: dict[tuple[int, str], int] = {}
 
-
-class _TurnEvaluator:
-    """The values of the active player's choices this turn."""
-
-    def __init__(
-        self,
-        game: Game,
-        largest: list[dict[str, int]],
-        card_points: Callable[[str, Mapping[Hex, str]], int],
-    ) -> None:
-        state = game.state
-        self.card_points = card_points
-        self.game = game
-        self.options: GameOptions = state.options
-        self.environment: Environment = state.active.environment
-        self.seat = state.current
-        self.labels, self.sizes = corridor_labels(self.environment)
-        self.largest = largest
-        self.own_largest = largest[self.seat]
-        self.base_bonus = habitat_bonuses(largest, self.options)[self.seat]
-        self.cards = state.cards
-        self.wildlife = self.environment.wildlife
-        self._card_base: dict[str, int] = {}
-        self._token_gain: dict[tuple[str, Hex], int] = {}
-        self._bonus_cache: dict[tuple[str, int], int] = {}
-        self._tile_cache: dict[int, dict[Hex, tuple[int, Placement]]] = {}
-        self._touching_cache: dict[Hex, dict[str, list[tuple[int, int]]]] = {}
-
-    def best_choice(self) -> tuple[tuple[int, int], bool, Placement, Hex | None]:
-        state = self.game.state
-        takes = [((s, s), False) for s in range(len(state.market_tiles))]
-        if (
-            state.active.nature_tokens >= self.game.nature_cost()
-            and "free_choice" in self.game.nature_actions()
-        ):
-            takes += [
-                ((t, w), True)
-                for t in range(len(state.market_tiles))
-                for w in range(len(state.market_wildlife))
-                if t != w
-            ]
-        best_value = None
-        best = None
-        for (tile_slot, wildlife_slot), free in takes:
-            tile = state.market_tiles[tile_slot]
-            species = state.market_wildlife[wildlife_slot]
-            if tile is None or species is None:
-                continue
-            value, placement, target = self._best_for(tile, species)
-            if free:
-                value -= self.game.nature_cost()
-            if best_value is None or value > best_value:
-                best_value = value
-                best = ((tile_slot, wildlife_slot), free, placement, target)
-        assert best is not None
+    def best(self) -> Choice:
+        """The best move with the market as it is."""
+        best: Choice | None = None
+        tiles, tokens = self.tiles, self.tokens
+        for slot, tile in enumerate(tiles):
+            species = tokens[slot]
+            if tile is not None and species is not None:
+                choice = Choice(slot, slot, 0, self.valuation.best_move(tile, species))
+                if best is None or choice.key > best.key:
+                    best = choice
+        if self.can_choose_freely and self.nature >= self.cost:
+            for t, tile in enumerate(tiles):
+                for w, species in enumerate(tokens):
+                    if t != w and tile is not None and species is not None:
+                        choice = Choice(t, w, self.cost, self.valuation.best_move(tile, species))
+                        if choice.key > best.key:
+                            best = choice
+        assert best is not None, "the market offers no pair"
         return best
 
-    def _best_for(self, tile: int, species: str) -> tuple[int, Placement, Hex | None]:
-        placements = self._tile_values(tile)
-        best_tile_value, best_placement = max(placements.values(), key=lambda vp: vp[0])
-        old_target, old_gain = self._best_existing_target(species)
-        best = (best_tile_value + old_gain, best_placement, old_target)
-        if species in TILES[tile].wildlife:
-            for h, (tile_value, placement) in placements.items():
-                if self.options.no_token_on_new_tile:
-                    break
-                value = tile_value + self._token_value(species, h, TILES[tile].keystone)
-                if value > best[0]:
-                    best = (value, placement, h)
-        return best
+    def _value(self, slot: int, species: str) -> int:
+        key = (slot, species)
+        found = self._values.get(key)
+        if found is None:
+            found = self._values[key] = self.valuation.best_move(self.tiles[slot], species).value
+        return found
 
-    def _tile_values(self, tile: int) -> dict[Hex, tuple[int, Placement]]:
-        """Per open hex, the best rotation's corridor-and-bonus gain (cached per tile).
+    def _slot_value(self, slot: int, species: str, free: bool) -> int:
+        """The best move that uses a ``species`` token in ``slot``: its pair, or with
+        free choice (at its cost) any tile with it."""
+        best = self._value(slot, species) if self.tiles[slot] is not None else None
+        if free:
+            for t, tile in enumerate(self.tiles):
+                if t != slot and tile is not None:
+                    value = self._value(t, species) - self.cost
+                    if best is None or value > best:
+                        best = value
+        return best if best is not None else -(10**9)
 
-        Only the rotations of hexes where a neighbour's touching edge shows one of the
-        tile's habitats are compared: elsewhere every rotation is alike."""
-        cached = self._tile_cache.get(tile)
-        if cached is not None:
-            return cached
-        values: dict[Hex, tuple[int, Placement]] = {}
-        habitats = TILES[tile].habitats
-        for h, rotations in self._legal_rotations(tile).items():
-            touching = self._touching(h)
-            if not any(habitat in touching for habitat in habitats):
-                rotations = rotations[:1]
-            for rotation in rotations:
-                gain = self._corridor_gain(tile, h, rotation)
-                if h not in values or gain > values[h][0]:
-                    values[h] = (gain, (h, rotation))
-        self._tile_cache[tile] = values
-        return values
+    def expected_after_wipe(self, slots: Sequence[int], spent: int) -> float:
+        """The expected value of the best move after the tokens of ``slots`` are wiped.
 
-    def _legal_rotations(self, tile: int) -> dict[Hex, list[int]]:
-        """The legal rotations of ``tile`` per open hex, as the rules list them."""
-        legal: dict[Hex, list[int]] = {}
-        for h, rotation in self.game.legal_tile_placements(tile):
-            legal.setdefault(h, []).append(rotation)
-        return legal
+        Each replacement is taken as an independent draw with the bag's proportions
+        (the bag holds dozens of tokens, so drawing two or three without replacement
+        differs little). The best move is the largest of per-slot values, each a
+        function of that slot's token alone (its pair, or with free choice any tile
+        with it), so ``P(best <= x)`` is the product of the slots' ``P(value <= x)``
+        and the expectation follows from that distribution exactly."""
+        free = self.can_choose_freely and self.nature - spent >= self.cost
+        kept = [(s, w) for s, w in enumerate(self.tokens) if w is not None and s not in slots]
+        fixed = max((self._slot_value(s, w, free) for s, w in kept), default=-(10**9))
+        total = sum(self.bag)
+        laws: list[dict[int, float]] = []
+        for slot in slots:
+            law: dict[int, float] = {}
+            for count, species in zip(self.bag, WILDLIFE, strict=True):
+                if count:
+                    value = max(fixed, self._slot_value(slot, species, free))
+                    law[value] = law.get(value, 0.0) + count / total
+            laws.append(law)
+        expected = 0.0
+        below = 0.0
+        for x in sorted({fixed}.union(*laws)):
+            at_most = 1.0
+            for law in laws:
+                at_most *= sum(p for value, p in law.items() if value <= x)
+            expected += x * (at_most - below)
+            below = at_most
+        return expected
 
-    def _touching(self, h: Hex) -> dict[str, list[tuple[int, int]]]:
-        """Per habitat, the ``(direction, corridor label)`` of each occupied neighbour of
-        ``h`` whose touching edge shows that habitat."""
-        touching = self._touching_cache.get(h)
-        if touching is None:
-            environment = self.environment
-            touching = {}
-            for i, n in enumerate(neighbours(h)):
-                if n in environment.tiles:
-                    habitat = environment.edges(n)[opposite(i)]
-                    touching.setdefault(habitat, []).append((i, self.labels[habitat][n]))
-            self._touching_cache[h] = touching
-        return touching
-
-    def _corridor_gain(self, tile: int, h: Hex, rotation: int) -> int:
-        edges = tile_edges(tile, rotation)
-        touching = self._touching(h)
-        gain = 0
-        for habitat in TILES[tile].habitats:
-            old = self.own_largest[habitat]
-            sides = touching.get(habitat)
-            if not sides:
-                size = 1
-            else:
-                sizes = self.sizes[habitat]
-                size = 1 + sum(sizes[label] for label in {label for i, label in sides if edges[i] == habitat})
-            if size > old:
-                gain += size - old + self._bonus_change(habitat, size)
-        return gain
-
-    def _bonus_change(self, habitat: str, size: int) -> int:
-        key = (habitat, size)
-        if key not in self._bonus_cache:
-            largest = [dict(p) for p in self.largest]
-            largest[self.seat][habitat] = size
-            bonus = habitat_bonuses(largest, self.options)[self.seat][habitat]
-            self._bonus_cache[key] = bonus - self.base_bonus[habitat]
-        return self._bonus_cache[key]
-
-    def _best_existing_target(self, species: str) -> tuple[Hex | None, int]:
-        best: tuple[Hex | None, int] = (None, 0)
-        for h in self.environment.wildlife_targets(species):
-            keystone = TILES[self.environment.tiles[h][0]].keystone
-            value = self._token_value(species, h, keystone)
-            if value > best[1]:
-                best = (h, value)
-        return best
-
-    def _token_value(self, species: str, h: Hex, keystone: bool) -> int:
-        key = (species, h)
-        if key not in self._token_gain:
-            if species not in self._card_base:
-                self._card_base[species] = self.card_points(species, self.wildlife)
-            with_token = {**self.wildlife, h: species}
-            self._token_gain[key] = self.card_points(species, with_token) - self._card_base[species]
-        return self._token_gain[key] + (1 if keystone else 0)
+    def best_nature_wipe(self, best: Choice) -> tuple[float, tuple[int, ...]] | None:
+        """The best expected value of a nature wipe (before its cost) and its slots,
+        among the subsets of the token slots other than the best move's own token."""
+        keep = best.move.wildlife_slot
+        others = [s for s, w in enumerate(self.tokens) if w is not None and s != keep]
+        found: tuple[float, tuple[int, ...]] | None = None
+        for size in range(1, len(others) + 1):
+            for slots in combinations(others, size):
+                expected = self.expected_after_wipe(slots, spent=self.cost)
+                if found is None or expected > found[0]:
+                    found = (expected, slots)
+        return found

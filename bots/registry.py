@@ -8,30 +8,55 @@ from uuid import UUID
 from cascadia.bots.base import Bot
 from cascadia.bots.greedy_bot import GreedyBot
 from cascadia.bots.random_bot import RandomBot
+from cascadia.bots.search_bot import SearchBot
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import Game
 from cascadia.domain.options import RULES_VERSION, GameOptions
 from cascadia.domain.rng import MAX_SEED, draw
 from cascadia.domain.state import GameState
 
-BOTS: dict[str, Callable[[int, int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, Callable[[int, int], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
 """Bot factories by name: ``factory(seed, seat) -> Bot``."""
 BOT_SEED_STREAM = b"cascadia-play/bot-turn/v1"
+BUDGETED: dict[str, Callable[[int, int, int], Bot]] = {
+    "search": lambda seed, seat, iterations: SearchBot(seed, seat, iterations=iterations)
+}
+"""Bots that take a budget, named ``name@budget`` (``search@400``: 400 rollouts a move)."""
+MAX_BUDGET = 1_000_000
+
+
+def bot_factory(name: str) -> Callable[[int, int], Bot] | None:
+    """The factory of the bot called ``name`` (``greedy``, ``search``, ``search@400``),
+    or ``None`` when no bot has that name."""
+    base, at, budget = name.partition("@")
+    if not at:
+        return BOTS.get(name)
+    if base not in BUDGETED or not budget.isdigit() or not 1 <= int(budget) <= MAX_BUDGET:
+        return None
+    make = BUDGETED[base]
+    return lambda seed, seat: make(seed, seat, int(budget))
+
+
+def is_bot_name(name: str) -> bool:
+    """Whether ``name`` names a bot (a seat so named is played by that bot)."""
+    return bot_factory(name) is not None
 
 
 def check_bot_names(names: Sequence[str]) -> None:
     """Raise :class:`InvalidOptionError` naming every unknown bot of ``names``."""
-    unknown = sorted({n for n in names if n not in BOTS})
+    unknown = sorted({n for n in names if not is_bot_name(n)})
     if unknown:
         raise InvalidOptionError(
-            f"unknown bot(s) {', '.join(unknown)}; choose from {', '.join(sorted(BOTS))}"
+            f"unknown bot(s) {', '.join(unknown)}; choose from {', '.join(sorted(BOTS))} "
+            f"({', '.join(f'{b}@BUDGET' for b in sorted(BUDGETED))} for a budget)"
         )
 
 
 def make_bots(names: Sequence[str], seed: int) -> list[Bot]:
     """One bot per seat, each seeded from the game seed and its seat."""
     check_bot_names(names)
-    return [BOTS[name](seed, seat) for seat, name in enumerate(names)]
+    factories = [bot_factory(name) for name in names]
+    return [make(seed, seat) for seat, make in enumerate(factories) if make is not None]
 
 
 def seat_bots(bot_spec: str, players: int) -> list[str]:
@@ -73,4 +98,6 @@ def bot_seed(state: GameState) -> int:
 
 def bot_for_turn(state: GameState) -> Bot:
     """A bot for the active seat's current turn (the seat's name is the bot's name)."""
-    return BOTS[state.names[state.current]](bot_seed(state), state.current)
+    make = bot_factory(state.names[state.current])
+    assert make is not None, "only bot seats are played by bots"
+    return make(bot_seed(state), state.current)

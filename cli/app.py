@@ -15,6 +15,7 @@ from cascadia.cli.common import run_app
 
 COMMAND_MODULES = (
     "cascadia.cli.game_commands",
+    "cascadia.cli.tournament_commands",
     "cascadia.cli.rules_commands",
     "cascadia.cli.score_commands",
     "cascadia.cli.replay_commands",

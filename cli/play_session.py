@@ -14,10 +14,10 @@ The stage of a turn is read off the game's state, so a game reloaded from the st
 (after a quit, or after another writer moved) continues at the right step; the only
 thing a session remembers is a half-chosen tile placement (the hex, before the rotation).
 
-Seats: a seat named like a bot of :data:`~cascadia.bots.registry.BOTS` is that bot,
+Seats: a seat named like a bot (:func:`~cascadia.bots.registry.is_bot_name`) is that bot,
 every other seat is a human. A bot plays each of its turns with a bot seeded from the
-game seed and the turn number (:func:`~cascadia.bots.registry.bot_for_turn`), so its choices do not depend on
-where a session was interrupted and resumed.
+game seed and the turn number (:func:`~cascadia.bots.registry.bot_for_turn`), so its
+choices do not depend on where a session was interrupted and resumed.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
 
-from cascadia.bots.registry import BOTS
+from cascadia.bots.registry import is_bot_name
 from cascadia.domain.commands import (
     Command,
     NatureFreeChoice,
@@ -75,7 +75,7 @@ class Stage(Enum):
 
 def is_bot(name: str) -> bool:
     """Whether the seat ``name`` is played by a bot (its name is a bot's name)."""
-    return name in BOTS
+    return is_bot_name(name)
 
 
 def seat_names(text: str | None, players: int | None) -> list[str]:
@@ -92,7 +92,7 @@ def seat_names(text: str | None, players: int | None) -> list[str]:
     names = [part.strip() for part in text.split(",")]
     if any(not name for name in names):
         raise InvalidOptionError(f"--seat-names has an empty name in {text!r}; give names like 'ann,greedy'")
-    names = [name.lower() if name.lower() in BOTS else name for name in names]
+    names = [name.lower() if is_bot_name(name.lower()) else name for name in names]
     if players is not None and players != len(names):
         raise InvalidOptionError(f"--seat-names names {len(names)} seat(s) but --players is {players}")
     if not 1 <= len(names) <= MAX_PLAYERS:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID, uuid4
 
-from cascadia.bots.registry import BOTS, bot_for_turn
+from cascadia.bots.registry import BOTS, bot_for_turn, is_bot_name
 from cascadia.domain.commands import from_dict
 from cascadia.domain.errors import CommandFormatError, IllegalMoveError, InvalidOptionError
 from cascadia.domain.game import MAX_PLAYERS, Game
@@ -85,7 +85,7 @@ def seat_names(seats: list[SeatSpec]) -> tuple[list[str], list[str]]:
         if (seat.name is None) == (seat.bot is None):
             raise _invalid_options("each seat is {'name': ...} (a human) or {'bot': ...}")
         if seat.bot is not None:
-            if seat.bot not in BOTS:
+            if not is_bot_name(seat.bot):
                 raise _invalid_options(
                     f"unknown bot {seat.bot[:40]!r}; choose from {', '.join(sorted(BOTS))}"
                 )
@@ -95,7 +95,7 @@ def seat_names(seats: list[SeatSpec]) -> tuple[list[str], list[str]]:
         name = (seat.name or "").strip()
         if not name:
             raise _invalid_options("a human seat needs a name")
-        if name.lower() in BOTS:
+        if is_bot_name(name.lower()):
             raise _invalid_options(f"{name!r} is a bot's name; name a human seat otherwise")
         names.append(name)
         kinds.append(HUMAN)

@@ -37,6 +37,26 @@ def _doubled(counts: dict[str, int]) -> int:
     return sum(1 for n in counts.values() if n >= MIN_TOKENS)
 
 
+def fox_a_at(raw: Mapping[Hex, str], fox: Hex) -> int:
+    """What the fox on ``fox`` scores under fox A (see :func:`fox_a`)."""
+    return len({raw[n] for n in neighbours(fox) if n in raw})
+
+
+def fox_b_at(raw: Mapping[Hex, str], fox: Hex) -> int:
+    """What the fox on ``fox`` scores under fox B (see :func:`fox_b`)."""
+    return points(PAIRED_SPECIES_POINTS, _doubled(_other_species(raw, neighbours(fox))))
+
+
+def fox_c_at(raw: Mapping[Hex, str], fox: Hex) -> int:
+    """What the fox on ``fox`` scores under fox C (see :func:`fox_c`)."""
+    return max(_other_species(raw, neighbours(fox)).values(), default=0)
+
+
+PER_FOX = {"A": fox_a_at, "B": fox_b_at, "C": fox_c_at}
+"""The fox cards that are a sum over foxes of what each fox's neighbours give it, by
+letter: a token changes only the scores of the foxes next to it (and its own)."""
+
+
 def fox_a(wildlife: Mapping[Hex, str]) -> int:
     """Fox A.
 
@@ -44,8 +64,7 @@ def fox_a(wildlife: Mapping[Hex, str]) -> int:
     (foxes included): n → n."
     """
     tokens = tokens_of(wildlife)
-    raw = tokens.raw
-    return sum(len({raw[n] for n in neighbours(f) if n in raw}) for f in tokens.cells(FOX))
+    return sum(fox_a_at(tokens.raw, f) for f in tokens.cells(FOX))
 
 
 def fox_b(wildlife: Mapping[Hex, str]) -> int:
@@ -55,10 +74,7 @@ def fox_b(wildlife: Mapping[Hex, str]) -> int:
     adjacent to it: 1 → 3, 2 → 5, 3 → 7."
     """
     tokens = tokens_of(wildlife)
-    raw = tokens.raw
-    return sum(
-        points(PAIRED_SPECIES_POINTS, _doubled(_other_species(raw, neighbours(f)))) for f in tokens.cells(FOX)
-    )
+    return sum(fox_b_at(tokens.raw, f) for f in tokens.cells(FOX))
 
 
 def fox_c(wildlife: Mapping[Hex, str]) -> int:
@@ -68,8 +84,7 @@ def fox_c(wildlife: Mapping[Hex, str]) -> int:
     species: n → n (1..6)."
     """
     tokens = tokens_of(wildlife)
-    raw = tokens.raw
-    return sum(max(_other_species(raw, neighbours(f)).values(), default=0) for f in tokens.cells(FOX))
+    return sum(fox_c_at(tokens.raw, f) for f in tokens.cells(FOX))
 
 
 def fox_d(wildlife: Mapping[Hex, str]) -> int:

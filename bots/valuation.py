@@ -1,0 +1,384 @@
+"""What a move is worth to the player making it: the change of their whole score now.
+
+A turn's move is a take (a pair, or any tile and token after free choice), a tile
+placement and a token placement (or the token returned). Its value is the change of
+the player's own total as the score sheet counts it (RULES.md 5): every wildlife card
+(a token changes other species' cards too: foxes count their neighbours, salmon D the
+tokens touching a run, hawk D the species between two hawks), every corridor, the
+majority (or solo) bonus against the other players' corridors as they stand, a nature
+token earned on a keystone and the nature tokens spent.
+
+The value splits exactly into two parts, because no card reads tiles (an elk D ring's
+centre and a hawk's line of sight ignore them) and no corridor reads tokens:
+
+- the tile part: per habitat of the tile, the corridor it joins (1 + the corridors its
+  matching edges touch) changes that habitat's corridor points (under the game's rule
+  restrictions) and the bonus for its largest corridor;
+- the token part: the change of the wildlife total (under the better card set with
+  ``two_card_sets``), plus 1 for a keystone.
+
+:class:`TurnValuation` computes each part once per turn and caches it, so a whole
+market of choices costs little more than one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from cascadia.domain.components import CARD_LETTERS, TILES, VARIANT_CARDS, WILDLIFE
+from cascadia.domain.environment import Environment
+from cascadia.domain.hexgrid import Hex, neighbours, opposite, tile_edges
+from cascadia.domain.options import GameOptions
+from cascadia.domain.state import GameState
+from cascadia.projections.habitats import corridor_labels, habitat_bonuses, habitat_points, largest_corridors
+from cascadia.projections.wildlife import card_scorer, normalise_card
+from cascadia.projections.wildlife.fox import PER_FOX
+from cascadia.projections.wildlife.groups import connected_groups
+
+Placement = tuple[Hex, int]
+FAR: Hex = (10**6, 10**6)
+"""A hex far from every board: where a token that forms a group of its own is scored."""
+KEYSTONE: tuple[int, ...] = tuple(1 if tile.keystone else 0 for tile in TILES)
+"""Per tile id, the nature token a token placed on it earns (RULES.md 4.3: keystones)."""
+
+
+def reads_other_species(species: str, card: str) -> bool:
+    """Whether ``species``' card scores tokens of other species too: the fox cards
+    (RULES.md 5.7: adjacent species), salmon D (5.5: tokens adjacent to a run) and hawk
+    D (5.6: species between two hawks). Every other card reads its own species only."""
+    if species == "fox":
+        return card in CARD_LETTERS
+    return species in ("salmon", "hawk") and card == "D"
+
+
+class CardCache:
+    """Card scores remembered across turns, keyed by only the tokens the card reads:
+    ``(species, card, hexes of that species)`` for a card that reads its own species,
+    ``(species, card, every (hex, species))`` for one that reads others."""
+
+    def __init__(self) -> None:
+        self._points: dict[tuple[str, str, frozenset], int] = {}
+
+    def points(
+        self, species: str, card: str, tokens: frozenset, wildlife: Mapping[Hex, str], options: GameOptions
+    ) -> int:
+        """The card's score of ``wildlife``, whose tokens the card reads are ``tokens``."""
+        key = (species, card, tokens)
+        found = self._points.get(key)
+        if found is None:
+            found = self._points[key] = card_scorer(species, card)(wildlife, options)
+        return found
+
+    def known(self, species: str, card: str, tokens: frozenset) -> int | None:
+        """The remembered score for ``tokens``, if any."""
+        return self._points.get((species, card, tokens))
+
+
+class CorridorCache:
+    """Every player's largest corridors, remembered while their board has not grown."""
+
+    def __init__(self) -> None:
+        self._largest: dict[tuple[int, int, frozenset], dict[str, int]] = {}
+
+    def largest(self, state: GameState) -> list[dict[str, int]]:
+        found = []
+        for seat, player in enumerate(state.players):
+            tiles = player.environment.tiles
+            key = (seat, len(tiles), frozenset(tiles))
+            if key not in self._largest:
+                self._largest[key] = largest_corridors(player.environment)
+            found.append(self._largest[key])
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class MoveValue:
+    """The best way to play one (tile, token) take: its value and how to place them.
+
+    ``shape`` breaks ties between equal values: the number of the tile's edges that
+    match their neighbours (room for corridors to grow), then a token placed rather
+    than returned."""
+
+    value: int
+    shape: tuple[int, int]
+    placement: Placement
+    target: Hex | None
+
+    @property
+    def key(self) -> tuple[int, int, int]:
+        return (self.value, *self.shape)
+
+
+class TurnValuation:
+    """The values of the active player's possible moves on the board as it stands."""
+
+    def __init__(
+        self,
+        state: GameState,
+        tile_placements: Mapping[int, Sequence[Placement]],
+        cards: CardCache | None = None,
+        corridors: CorridorCache | None = None,
+    ) -> None:
+        """``tile_placements`` gives the legal placements of each market tile (the
+        rules' answer, which knows the placement restrictions)."""
+        self.state = state
+        self.options: GameOptions = state.options
+        self.seat = state.current
+        self.environment: Environment = state.players[self.seat].environment
+        self.wildlife = self.environment.wildlife
+        self.tile_placements = tile_placements
+        self.cards = cards or CardCache()
+        self.card_sets = [{s: normalise_card(c) for s, c in state.cards.items()}]
+        if self.options.two_card_sets and state.second_cards:
+            self.card_sets.append({s: normalise_card(c) for s, c in state.second_cards.items()})
+        self.labels, self.sizes = corridor_labels(self.environment)
+        self.largest = (corridors or CorridorCache()).largest(state)
+        self.base_bonus = habitat_bonuses(self.largest, self.options)[self.seat]
+        self.base_points = {h: habitat_points(sizes, self.options) for h, sizes in self.sizes.items()}
+        self._cells = {s: frozenset(h for h, w in self.wildlife.items() if w == s) for s in WILDLIFE}
+        self._everything = frozenset(self.wildlife.items())
+        self._hawks = len(self._cells["hawk"])
+        self._group_of: dict[str, dict[Hex, frozenset[Hex]]] = {}
+        self._species_points: list[dict[str, int]] = [
+            {s: self._card(s, cs[s], self._read(s, cs[s]), self.wildlife) for s in WILDLIFE}
+            for cs in self.card_sets
+        ]
+        self._wildlife_totals = [sum(p.values()) for p in self._species_points]
+        self._token: dict[tuple[str, Hex], int] = {}
+        self._corridor: dict[tuple[str, int], int] = {}
+        self._tile: dict[tuple[str, ...], dict[Hex, tuple[int, int, Placement]]] = {}
+        self._touching: dict[Hex, list[tuple[int, str, int]]] = {}
+        self._moves: dict[tuple[int, str], MoveValue] = {}
+        self._best_tile: dict[tuple[str, ...], tuple[int, int, Placement]] = {}
+        self._targets: dict[str, tuple[Hex | None, int]] = {}
+
+    def _card(self, species: str, card: str, tokens: frozenset, wildlife: Mapping[Hex, str]) -> int:
+        return self.cards.points(species, card, tokens, wildlife, self.options)
+
+    def _read(self, species: str, card: str, added: tuple[Hex, str] | None = None) -> frozenset:
+        """The tokens ``species``' card reads (with ``added`` placed), as a cache key."""
+        if reads_other_species(species, card):
+            return self._everything if added is None else self._everything | {added}
+        cells = self._cells[species]
+        return cells if added is None or added[1] != species else cells | {added[0]}
+
+    # -- the token part ------------------------------------------------------------
+
+    def token_value(self, species: str, h: Hex, tile: int | None = None) -> int:
+        """The change of the player's total when a ``species`` token goes on ``h``
+        (every card it touches, the better card set, a keystone's nature token).
+        ``tile`` is the tile at ``h`` when it is not on the board yet (the new tile)."""
+        key = (species, h)
+        found = self._token.get(key)
+        if found is None:
+            totals = []
+            for cards, total in zip(self.card_sets, self._wildlife_totals, strict=True):
+                for other in WILDLIFE:
+                    card = cards[other]
+                    if other == species or (reads_other_species(other, card) and self._may_touch(other, h)):
+                        total += self._card_change(other, card, h, species)
+                totals.append(total)
+            found = self._token[key] = max(totals) - max(self._wildlife_totals)
+        if tile is None:
+            tile = self.environment.tiles[h][0]
+        return found + KEYSTONE[tile]
+
+    def _card_change(self, scored: str, card: str, h: Hex, species: str) -> int:
+        """The change of ``scored``'s card when a ``species`` token goes on ``h``,
+        rescoring only what the token touches where the card allows it:
+
+        - a card that is a sum over the groups of its species (elk A-C and D with arcs,
+          salmon A-C, the variant cards): the groups next to ``h``, before and after;
+        - fox A-C, a sum over foxes of what each fox's neighbours give it: the foxes
+          next to ``h`` (and the new fox);
+        - any other card: the whole board, before and after."""
+        if scored == species and self._sums_groups(scored, card):
+            cells = set()
+            group_of = self._groups(species)
+            for n in neighbours(h):
+                cells.update(group_of.get(n, ()))
+            if not cells:  # a group of its own: it scores alike wherever it is
+                return self._score_of(species, card, frozenset((FAR,)))
+            before = frozenset(cells)
+            cells.add(h)
+            return self._score_of(species, card, frozenset(cells)) - self._score_of(species, card, before)
+        if scored == "fox" and card in PER_FOX:
+            at = PER_FOX[card]
+            raw = self.wildlife
+            after = {**raw, h: species}
+            change = sum(at(after, n) - at(raw, n) for n in neighbours(h) if raw.get(n) == "fox")
+            return change + (at(after, h) if species == "fox" else 0)
+        read = self._read(scored, card, (h, species))
+        after_points = self.cards.known(scored, card, read)
+        if after_points is None:
+            after_points = self._card(scored, card, read, {**self.wildlife, h: species})
+        return after_points - self._card(scored, card, self._read(scored, card), self.wildlife)
+
+    def _sums_groups(self, species: str, card: str) -> bool:
+        """Whether ``species``' card is a sum of what each of its groups scores alone."""
+        if card in VARIANT_CARDS:
+            return True
+        if species == "elk":
+            return card != "D" or self.options.elk_rings == "arc"
+        return species == "salmon" and card != "D"
+
+    def _groups(self, species: str) -> dict[Hex, frozenset[Hex]]:
+        """Per ``species`` token, the group it belongs to (RULES.md 5.2)."""
+        found = self._group_of.get(species)
+        if found is None:
+            found = self._group_of[species] = {}
+            for group in connected_groups(self._cells[species]):
+                cells = frozenset(group)
+                for h in group:
+                    found[h] = cells
+        return found
+
+    def _score_of(self, species: str, card: str, cells: frozenset[Hex]) -> int:
+        """``species``' card scored on just the ``species`` tokens on ``cells``."""
+        known = self.cards.known(species, card, cells)
+        if known is None:
+            known = self._card(species, card, cells, dict.fromkeys(cells, species))
+        return known
+
+    def _may_touch(self, species: str, h: Hex) -> bool:
+        """Whether a token on ``h`` can change ``species``' card (one that reads other
+        species): foxes and salmon read only their neighbours; hawk D any line."""
+        if species == "hawk":
+            return self._hawks >= 2
+        wildlife = self.wildlife
+        return any(wildlife.get(n) == species for n in neighbours(h))
+
+    # -- the tile part -------------------------------------------------------------
+
+    def _touching_edges(self, h: Hex) -> list[tuple[int, str, int]]:
+        """``(direction, habitat, corridor label)`` of every occupied neighbour of ``h``:
+        the habitat its touching edge shows and the corridor that edge belongs to."""
+        found = self._touching.get(h)
+        if found is None:
+            environment = self.environment
+            found = []
+            for i, n in enumerate(neighbours(h)):
+                if n in environment.tiles:
+                    habitat = environment.edges(n)[opposite(i)]
+                    found.append((i, habitat, self.labels[habitat][n]))
+            self._touching[h] = found
+        return found
+
+    def _corridor_value(self, habitat: str, joined: int) -> int:
+        """The change of corridor points and bonus when a new tile joins the corridors
+        of ``habitat`` whose labels are the bits of ``joined`` into one (a new corridor
+        of 1 when none)."""
+        key = (habitat, joined)
+        found = self._corridor.get(key)
+        if found is None:
+            sizes = self.sizes[habitat]
+            merged = 1 + sum(size for label, size in enumerate(sizes) if joined >> label & 1)
+            after = [size for label, size in enumerate(sizes) if not joined >> label & 1]
+            after.append(merged)
+            found = habitat_points(after, self.options) - self.base_points[habitat]
+            largest = max(after)
+            if largest != self.largest[self.seat][habitat]:
+                others = [dict(p) for p in self.largest]
+                others[self.seat][habitat] = largest
+                bonus = habitat_bonuses(others, self.options)[self.seat][habitat]
+                found += bonus - self.base_bonus[habitat]
+            self._corridor[key] = found
+        return found
+
+    def placement_value(self, tile: int, h: Hex, rotation: int) -> tuple[int, int]:
+        """The tile part of placing ``tile`` at ``h`` turned by ``rotation``, and the
+        number of its edges that match a neighbour's."""
+        edges = tile_edges(tile, rotation)
+        joined = dict.fromkeys(TILES[tile].habitats, 0)
+        matching = 0
+        for i, habitat, label in self._touching_edges(h):
+            if edges[i] == habitat:
+                joined[habitat] |= 1 << label
+                matching += 1
+        return sum(self._corridor_value(habitat, mask) for habitat, mask in joined.items()), matching
+
+    def tile_values(self, tile: int) -> dict[Hex, tuple[int, int, Placement]]:
+        """Per hex where ``tile`` may go, its first best rotation: (value, matching
+        edges, placement). Tiles of the same habitats place alike, so they share it;
+        at a hex where no neighbour shows one of the tile's habitats every rotation is
+        alike and only the first is valued."""
+        habitats = TILES[tile].habitats
+        found = self._tile.get(habitats)
+        if found is None:
+            rotations: dict[Hex, list[int]] = {}
+            for h, rotation in self.tile_placements[tile]:
+                rotations.setdefault(h, []).append(rotation)
+            found = {}
+            apart = self._apart(habitats)
+            for h, legal in rotations.items():
+                touching = self._touching_edges(h)
+                relevant = [(i, habitat, 1 << label) for i, habitat, label in touching if habitat in habitats]
+                if not relevant:
+                    found[h] = (apart, 0, (h, legal[0]))
+                    continue
+                best = None
+                for rotation in legal:
+                    edges = tile_edges(tile, rotation)
+                    joined = dict.fromkeys(habitats, 0)
+                    matching = 0
+                    for i, habitat, bit in relevant:
+                        if edges[i] == habitat:
+                            joined[habitat] |= bit
+                            matching += 1
+                    value = sum(self._corridor_value(habitat, mask) for habitat, mask in joined.items())
+                    if best is None or (value, matching) > best[:2]:
+                        best = (value, matching, (h, rotation))
+                found[h] = best
+            self._tile[habitats] = found
+        return found
+
+    def _best_placement(self, tile: int) -> tuple[int, int, Placement]:
+        """The first best placement of ``tile`` by (value, matching edges)."""
+        habitats = TILES[tile].habitats
+        found = self._best_tile.get(habitats)
+        if found is None:
+            found = self._best_tile[habitats] = max(self.tile_values(tile).values(), key=lambda v: v[:2])
+        return found
+
+    def best_target(self, species: str) -> tuple[Hex | None, int]:
+        """The first best target of a ``species`` token on the board and its value; a
+        token of value 0 is placed rather than returned, one of negative value returned."""
+        found = self._targets.get(species)
+        if found is None:
+            target, token = None, 0
+            for h in self.environment.wildlife_targets(species):
+                gain = self.token_value(species, h)
+                if gain > token or (target is None and gain == token):
+                    target, token = h, gain
+            found = self._targets[species] = (target, token)
+        return found
+
+    def _apart(self, habitats: tuple[str, ...]) -> int:
+        """The tile part of a tile that touches none of its habitats: a new corridor of
+        one tile per habitat."""
+        return sum(self._corridor_value(habitat, 0) for habitat in habitats)
+
+    # -- whole moves ---------------------------------------------------------------
+
+    def best_move(self, tile: int, species: str) -> MoveValue:
+        """The best placement of ``tile`` and of a ``species`` token (or its return)."""
+        key = (tile, species)
+        found = self._moves.get(key)
+        if found is not None:
+            return found
+        tiles = self.tile_values(tile)
+        value, matching, placement = self._best_placement(tile)
+        target, token = self.best_target(species)
+        best = (value + token, matching, target is not None)
+        found = (best, placement, target)
+        if species in TILES[tile].wildlife and not self.options.no_token_on_new_tile:
+            for h, (tile_value, tile_matching, tile_placement) in tiles.items():
+                candidate = (tile_value + self.token_value(species, h, tile), tile_matching, True)
+                if candidate > best:
+                    best = candidate
+                    found = (best, tile_placement, h)
+        (total, *shape), placement, target = found
+        found = MoveValue(total, tuple(shape), placement, target)
+        self._moves[key] = found
+        return found

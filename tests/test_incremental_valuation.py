@@ -1,0 +1,67 @@
+"""Incremental move values equal full rescoring, on random boards under every card.
+
+The bots' valuation rescores only what a token touches (the groups next to it, the
+foxes next to it); this checks it against the scoring projection run on the whole
+board before and after, for random boards, every card letter and variant, both
+salmon-run and elk-ring rulings, and two card sets."""
+
+from __future__ import annotations
+
+from cascadia.bots.valuation import TurnValuation
+from cascadia.domain.components import CARD_LETTERS, HABITAT_TILE_COUNT, TILES, VARIANT_CARDS, WILDLIFE
+from cascadia.domain.game import Game
+from cascadia.domain.hexgrid import neighbours
+from cascadia.domain.options import GameOptions
+from cascadia.projections.wildlife import score_wildlife
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+CARD = st.sampled_from((*CARD_LETTERS, *VARIANT_CARDS))
+
+
+@st.composite
+def boards(draw):
+    """A game position whose active board is a random compact board with random tokens."""
+    options = GameOptions(
+        cards=",".join(draw(st.lists(st.sampled_from(CARD_LETTERS), min_size=5, max_size=5))),
+        salmon_runs=draw(st.sampled_from(("strict", "lenient"))),
+        elk_rings=draw(st.sampled_from(("arc", "any-subset"))),
+        two_card_sets=draw(st.booleans()),
+    )
+    game = Game.start(draw(st.integers(0, 2**32)), 2, options)
+    cards = {species: draw(CARD) for species in WILDLIFE}
+    game.state.cards = cards
+    environment = game.state.active.environment
+    tiles = draw(st.lists(st.integers(0, HABITAT_TILE_COUNT - 1), min_size=4, max_size=22, unique=True))
+    for tile in tiles:
+        free = environment.open_hexes()
+        environment.tiles[free[draw(st.integers(0, len(free) - 1))]] = (tile, draw(st.integers(0, 5)))
+    for h, (tile, _) in list(environment.tiles.items()):
+        if draw(st.integers(0, 3)):
+            environment.wildlife[h] = draw(st.sampled_from(TILES[tile].wildlife))
+    return game
+
+
+@settings(max_examples=150, deadline=None)
+@given(game=boards(), pick=st.integers(0, 10**6), species=st.sampled_from(WILDLIFE))
+def test_token_value_is_the_change_of_the_full_wildlife_score(game: Game, pick: int, species: str) -> None:
+    state = game.state
+    environment = state.active.environment
+    open_hexes = [h for h in environment.tiles if h not in environment.wildlife]
+    new_hexes = environment.open_hexes()
+    candidates = open_hexes + new_hexes
+    h = candidates[pick % len(candidates)]
+    new_tile = None if h in environment.tiles else 0  # tile 0 is a keystone: +1
+    valuation = TurnValuation(state, {})
+    after = {**environment.wildlife, h: species}
+    sets = [state.cards]
+    if state.options.two_card_sets and state.second_cards:
+        sets.append(state.second_cards)
+
+    def best(wildlife):
+        return max(sum(score_wildlife(wildlife, cards, state.options).values()) for cards in sets)
+
+    keystone = TILES[environment.tiles[h][0] if new_tile is None else new_tile].keystone
+    expected = best(after) - best(environment.wildlife) + (1 if keystone else 0)
+    assert valuation.token_value(species, h, new_tile) == expected
+    assert any(n in environment.tiles for n in neighbours(h)) or h in environment.tiles

@@ -1,0 +1,84 @@
+"""The search bot: legal, reproducible for a seed, blind to the real future draws."""
+
+from __future__ import annotations
+
+import pytest
+from cascadia.bots.decisions import Move
+from cascadia.bots.greedy_bot import GreedyBot, Market
+from cascadia.bots.registry import is_bot_name, make_bots, play_game
+from cascadia.bots.search_bot import SearchBot
+from cascadia.domain.errors import InvalidOptionError
+from cascadia.domain.game import Game
+from cascadia.domain.options import GameOptions
+
+
+def _midgame(seed: int, players: int = 3, turn: int = 12) -> Game:
+    game = Game.start(seed, players, GameOptions(cards="all-a", majority_bonus=False))
+    bots = make_bots(["greedy"] * players, seed)
+    while game.state.turn < turn:
+        bots[game.current_player].play_turn(game)
+    return game
+
+
+def test_search_plays_legal_games_to_the_end_and_replays() -> None:
+    game = play_game(4, ["search@2", "greedy"], GameOptions(cards="B,C,D,A,B", two_card_sets=True))
+    assert game.finished
+    assert Game.replay(game.collect_events()).state == game.state
+
+
+def test_search_is_reproducible_for_a_seed() -> None:
+    a = play_game(6, ["search@2"]).collect_events()
+    b = play_game(6, ["search@2"]).collect_events()
+    assert [(e.type, e.payload()) for e in a] == [(e.type, e.payload()) for e in b]
+
+
+def test_the_real_future_draws_do_not_change_the_choice() -> None:
+    """Two games alike in everything a player can see but with different hidden
+    futures (another game seed: other stack order and bag draws) get the same move."""
+    game = _midgame(21)
+    other = Game(game.state.copy())
+    other.state.seed = game.state.seed + 1
+    seat = game.current_player
+    first = SearchBot(5, seat, iterations=24).decide_move(game)
+    second = SearchBot(5, seat, iterations=24).decide_move(other)
+    assert first == second
+    assert game.state == Game(game.state.copy()).state  # deciding changed nothing
+
+
+def test_candidates_start_with_the_greedy_move_and_cover_every_pair() -> None:
+    game = _midgame(22)
+    bot = SearchBot(1, game.current_player, candidates=12)
+    valuation = bot.greedy.valuation(game)
+    candidates = bot.candidate_moves(game, valuation)
+    greedy = Market(game, GreedyBot(1, game.current_player).valuation(game)).best()
+    assert candidates[0].move == greedy.move and candidates[0].value == greedy.value
+    pairs = {s for s, t in enumerate(game.state.market_tiles) if t is not None}
+    assert pairs <= {c.move.tile_slot for c in candidates if not c.move.free_choice}
+    assert len({c.move for c in candidates}) == len(candidates) <= 12
+    assert all(isinstance(c.move, Move) for c in candidates)
+
+
+def test_candidate_values_are_the_exact_change_of_the_total() -> None:
+    from bot_harness import own_total, total_after
+
+    game = _midgame(23)
+    bot = SearchBot(1, game.current_player, candidates=20)
+    before = own_total(game, game.current_player)
+    for candidate in bot.candidate_moves(game, bot.greedy.valuation(game)):
+        assert total_after(game, candidate.move) - before == candidate.value
+
+
+def test_budgeted_names() -> None:
+    assert is_bot_name("search@200") and is_bot_name("search") and is_bot_name("greedy")
+    assert not is_bot_name("search@0") and not is_bot_name("greedy@5") and not is_bot_name("search@x")
+    assert make_bots(["search@7"], 1)[0].iterations == 7
+    with pytest.raises(InvalidOptionError, match="unknown bot"):
+        make_bots(["search@"], 1)
+
+
+def test_a_time_budget_that_runs_out_at_once_still_gives_a_candidate_move() -> None:
+    game = _midgame(24)
+    bot = SearchBot(1, game.current_player, seconds=0.0)
+    move = bot.decide_move(game)
+    candidates = bot.candidate_moves(game, bot.greedy.valuation(game))
+    assert move in {c.move for c in candidates}
