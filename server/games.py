@@ -85,7 +85,7 @@ def seat_names(seats: list[SeatSpec]) -> tuple[list[str], list[str]]:
         if (seat.name is None) == (seat.bot is None):
             raise _invalid_options("each seat is {'name': ...} (a human) or {'bot': ...}")
         if seat.bot is not None:
-            if not is_bot_name(seat.bot):
+            if seat.bot not in BOTS:  # by plain name: no budgets chosen by the caller
                 raise _invalid_options(
                     f"unknown bot {seat.bot[:40]!r}; choose from {', '.join(sorted(BOTS))}"
                 )
