@@ -11,9 +11,12 @@ from cascadia.bots.random_bot import RandomBot
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import Game
 from cascadia.domain.options import RULES_VERSION, GameOptions
+from cascadia.domain.rng import MAX_SEED, draw
+from cascadia.domain.state import GameState
 
 BOTS: dict[str, Callable[[int, int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
 """Bot factories by name: ``factory(seed, seat) -> Bot``."""
+BOT_SEED_STREAM = b"cascadia-play/bot-turn/v1"
 
 
 def check_bot_names(names: Sequence[str]) -> None:
@@ -59,3 +62,15 @@ def continue_game(game: Game, bots: Sequence[Bot]) -> Game:
     while not game.finished:
         bots[game.current_player].play_turn(game)
     return game
+
+
+def bot_seed(state: GameState) -> int:
+    """The seed of the bot that plays the current turn of a game with human seats: draw
+    number ``turn`` of its own stream of the game seed, so that a game resumed (or
+    continued by another process) makes the same bot choices."""
+    return draw(state.seed, state.turn, MAX_SEED + 1, BOT_SEED_STREAM)
+
+
+def bot_for_turn(state: GameState) -> Bot:
+    """A bot for the active seat's current turn (the seat's name is the bot's name)."""
+    return BOTS[state.names[state.current]](bot_seed(state), state.current)

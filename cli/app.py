@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "cascadia.cli.viewer_commands",
     "cascadia.cli.play_commands",
     "cascadia.cli.map_commands",
+    "cascadia.cli.serve_commands",
 )
 
 app = typer.Typer(

@@ -28,6 +28,7 @@ from cascadia.application.games import (
 )
 from cascadia.application.store import GameStore
 from cascadia.bots.base import Bot
+from cascadia.bots.registry import bot_for_turn
 from cascadia.cli.common import HomeOption, JsonOption, console, fail, open_store, print_json
 from cascadia.cli.game_options import (
     AchievementModeOption,
@@ -39,7 +40,7 @@ from cascadia.cli.game_options import (
     SalmonRunsOption,
     options_from_flags,
 )
-from cascadia.cli.play_session import PlaySession, Reply, Stage, bot_for_turn, is_bot, seat_names
+from cascadia.cli.play_session import PlaySession, Reply, Stage, is_bot, seat_names
 from cascadia.cli.play_view import (
     board_map,
     card_rules,

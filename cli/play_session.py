@@ -16,7 +16,7 @@ thing a session remembers is a half-chosen tile placement (the hex, before the r
 
 Seats: a seat named like a bot of :data:`~cascadia.bots.registry.BOTS` is that bot,
 every other seat is a human. A bot plays each of its turns with a bot seeded from the
-game seed and the turn number (:func:`bot_for_turn`), so its choices do not depend on
+game seed and the turn number (:func:`~cascadia.bots.registry.bot_for_turn`), so its choices do not depend on
 where a session was interrupted and resumed.
 """
 
@@ -27,7 +27,6 @@ from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
 
-from cascadia.bots.base import Bot
 from cascadia.bots.registry import BOTS
 from cascadia.domain.commands import (
     Command,
@@ -44,13 +43,10 @@ from cascadia.domain.components import TILES
 from cascadia.domain.errors import CommandFormatError, IllegalMoveError, InvalidOptionError
 from cascadia.domain.game import MAX_PLAYERS, Game
 from cascadia.domain.hexgrid import Hex, distinct_rotations
-from cascadia.domain.rng import MAX_SEED, draw
-from cascadia.domain.state import GameState
 
 DEFAULT_HUMAN = "you"
 DEFAULT_BOT = "greedy"
 MAX_NAME_LENGTH = 24
-BOT_SEED_STREAM = b"cascadia-play/bot-turn/v1"
 
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
 HELP_WORDS = frozenset({"help", "h", "?"})
@@ -108,17 +104,6 @@ def seat_names(text: str | None, players: int | None) -> list[str]:
     if len(set(humans)) != len(humans):
         raise InvalidOptionError(f"two human seats have the same name in {text!r}")
     return names
-
-
-def bot_seed(state: GameState) -> int:
-    """The seed of the bot that plays the current turn: draw number ``turn`` of its own
-    stream of the game seed, so that a resumed game makes the same bot choices."""
-    return draw(state.seed, state.turn, MAX_SEED + 1, BOT_SEED_STREAM)
-
-
-def bot_for_turn(state: GameState) -> Bot:
-    """A bot for the active seat's current turn."""
-    return BOTS[state.names[state.current]](bot_seed(state), state.current)
 
 
 # -- commands ---------------------------------------------------------------------------

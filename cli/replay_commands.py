@@ -18,6 +18,7 @@ from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import Game
 from cascadia.projections.render import render_bag, render_environment, render_market
 from cascadia.replays.audit import AuditResult, audit_file
+from cascadia.replays.commitment import verify_log_commitment
 from cascadia.replays.diff import LogDiff, diff_logs
 from cascadia.replays.errors import ReplayError
 from cascadia.replays.files import export_targets, log_files
@@ -320,6 +321,17 @@ def _event_text(event: dict | None) -> str:
     return f"{event['type']}({payload})"
 
 
+def verify_commitment(
+    log: Annotated[Path, typer.Argument(help="The game's log (.cascadia), after the end.")],
+    commitment: Annotated[str, typer.Option("--commitment", help="The published commitment (64 hex).")],
+    salt: Annotated[str, typer.Option("--salt", help="The salt revealed at the end (64 hex).")],
+) -> None:
+    """Audit a server game's log and check its seed against the commitment published at
+    its creation (server/API.md: SHA-256 of a tag, the seed and the salt)."""
+    seed = verify_log_commitment(log, commitment, salt)
+    console.print(f"{log}: valid; seed {seed} matches the commitment", markup=False)
+
+
 def register(app: typer.Typer) -> None:
     app.command("export")(export)
     app.command("import")(import_logs)
@@ -327,3 +339,4 @@ def register(app: typer.Typer) -> None:
     app.command("audit")(audit)
     app.command("rerun")(rerun_command)
     app.command("diff")(diff)
+    app.command("verify-commitment")(verify_commitment)

@@ -21,9 +21,10 @@ from uuid import UUID
 import pytest
 from cascadia.application.game_logs import export_game
 from cascadia.application.store import GameStore
+from cascadia.bots.registry import bot_for_turn
 from cascadia.cli.app import main
 from cascadia.cli.play_commands import PlayLoop
-from cascadia.cli.play_session import PlaySession, Stage, bot_for_turn, seat_names
+from cascadia.cli.play_session import PlaySession, Stage, seat_names
 from cascadia.domain import events as ev
 from cascadia.domain.commands import (
     NatureFreeChoice,

@@ -1,0 +1,436 @@
+"""The HTTP application (FastAPI): the routes of ``server/API.md``.
+
+:func:`create_app` builds it on a :class:`~cascadia.server.store.ServerStore`; the
+routes are thin: they validate the request (pydantic models), find the viewer (a seat's
+bearer token, a stream ticket, or a spectator) and call :class:`GameService`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+from uuid import UUID
+
+from cascadia.bots.registry import BOTS
+from cascadia.domain.game import MAX_PLAYERS
+from cascadia.domain.options import RESTRICTIONS, GameOptions
+from cascadia.server import problems
+from cascadia.server.games import GameService, SeatSpec, not_found
+from cascadia.server.hub import FALLBACK_SECONDS, Hub, wait_for
+from cascadia.server.problems import Problem
+from cascadia.server.store import ServerStore
+from cascadia.server.tokens import TICKET_SECONDS, new_ticket, seat_of_ticket, seat_of_token
+from fastapi import BackgroundTasks, FastAPI, Header, Query, Request
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import Response, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from starlette.concurrency import run_in_threadpool
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+MAX_BODY = 64 * 1024
+KEEP_ALIVE_SECONDS = 15.0
+STATIC_DIR = Path(__file__).parent / "static"
+access_log = logging.getLogger("cascadia.server.access")
+Authorization = Annotated[str | None, Header()]
+"""The ``Authorization`` header (a seat's ``Bearer`` token), if sent."""
+
+
+@dataclass
+class ServerConfig:
+    """How the application runs: its store, the stream poll interval, CORS origins."""
+
+    home: str | None = None
+    env: dict[str, str] | None = None
+    poll_interval: float = 0.02
+    cors_origins: list[str] = field(default_factory=list)
+    static_dir: Path = STATIC_DIR
+
+
+# -- request bodies ---------------------------------------------------------------------
+
+
+class SeatIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: StrictStr | None = Field(None, min_length=1, max_length=24)
+    bot: StrictStr | None = Field(None, min_length=1, max_length=40)
+
+
+class OptionsIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    cards: StrictStr = Field("random", max_length=40)
+    balanced_bag: StrictBool = False
+    salmon_runs: StrictStr = Field("strict", max_length=20)
+    elk_rings: StrictStr = Field("arc", max_length=20)
+    majority_bonus: StrictBool = True
+    rules: list[StrictStr] = Field(default_factory=list, max_length=len(RESTRICTIONS))
+
+
+class CreateGameIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seats: list[SeatIn] = Field(min_length=1, max_length=MAX_PLAYERS)
+    options: OptionsIn = Field(default_factory=OptionsIn)
+
+
+class CommandIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    command: dict[str, Any]
+    expected_version: StrictInt = Field(ge=0)
+
+
+# -- middleware -------------------------------------------------------------------------
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413 (declared or streamed)."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._refuse(send)
+            return
+        received = 0
+        refused = False
+
+        async def counting_receive() -> Message:
+            nonlocal received, refused
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    refused = True
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, counting_receive, send)
+        except _TooLarge:
+            await self._refuse(send)
+
+    async def _refuse(self, send: Send) -> None:
+        problem = Problem(
+            413, "body-too-large", "Request body too large", f"a body has at most {self.limit} bytes"
+        )
+        await problems.problem_response(problem)({"type": "http"}, _no_receive, send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _no_receive() -> Message:
+    return {"type": "http.disconnect"}
+
+
+class AccessLog:
+    """One line per request: method, path (never the query string), status, milliseconds."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+        status = 500
+
+        async def recording_send(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, recording_send)
+        finally:
+            elapsed = (time.perf_counter() - start) * 1000
+            access_log.info("%s %s %d %.1fms", scope["method"], scope["path"], status, elapsed)
+
+
+# -- the application --------------------------------------------------------------------
+
+
+def parse_game_id(text: str) -> UUID:
+    try:
+        return UUID(text)
+    except ValueError:
+        raise not_found(text) from None
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer`` header (``None`` without the header)."""
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Problem(
+            401, "invalid-token", "Invalid token", "send the seat's token as 'Authorization: Bearer <token>'"
+        )
+    return token.strip()
+
+
+def _invalid_token() -> Problem:
+    return Problem(401, "invalid-token", "Invalid token", "this token is not a seat of this game")
+
+
+def create_app(config: ServerConfig | None = None) -> FastAPI:
+    config = config or ServerConfig()
+    store = ServerStore(config.home, config.env)
+    service = GameService(store)
+    hub = Hub(store, config.poll_interval)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        poller = asyncio.create_task(hub.run())
+        try:
+            yield
+        finally:
+            poller.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await poller
+            store.close()
+
+    app = FastAPI(
+        title="cascadia game server",
+        version="1",
+        description="Play Cascadia over HTTP: see server/API.md.",
+        lifespan=lifespan,
+    )
+    app.state.service = service
+    app.state.hub = hub
+    problems.install(app)
+
+    def seat_of(game_id: UUID, authorization: str | None) -> int | None:
+        """The seat of the request's token in this game (``None``: a spectator)."""
+        token = bearer_token(authorization)
+        if token is None:
+            return None
+        seat = seat_of_token(token, service.record(game_id).token_hashes)
+        if seat is None:
+            raise _invalid_token()
+        return seat
+
+    def required_seat(game_id: UUID, authorization: str | None) -> int:
+        seat = seat_of(game_id, authorization)
+        if seat is None:
+            raise Problem(401, "token-required", "Token required", "this needs a seat's bearer token")
+        return seat
+
+    def blocking(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+        async def call(*args: Any) -> Any:
+            return await run_in_threadpool(func, *args)
+
+        return call
+
+    def move_bots(game_id: UUID) -> None:
+        """Let the bots move (after the answer is sent); wake this process's streams."""
+        service.run_bots(game_id)
+        hub.poke(game_id)
+
+    @app.get("/api/health")
+    def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/api/options")
+    def options() -> dict[str, Any]:
+        defaults = GameOptions().to_dict()
+        return {
+            "bots": sorted(BOTS),
+            "max_players": MAX_PLAYERS,
+            "restrictions": list(RESTRICTIONS),
+            "options": defaults,
+        }
+
+    @app.post("/api/games", status_code=201)
+    def create_game(body: CreateGameIn, background: BackgroundTasks) -> dict[str, Any]:
+        options = body.options.model_dump()
+        created = service.create([SeatSpec(name=s.name, bot=s.bot) for s in body.seats], options)
+        gid = created.game_id
+        background.add_task(move_bots, gid)
+        return {
+            "game_id": str(gid),
+            "commitment": created.record.commitment,
+            "version": created.version,
+            "seats": [
+                {
+                    "seat": seat,
+                    "name": name,
+                    "kind": "bot" if token is None else "human",
+                    "token": token,
+                    "join_link": None
+                    if token is None
+                    else f"/play.html?game={gid}&seat={seat}#token={token}",
+                }
+                for seat, (name, token) in enumerate(zip(created.names, created.tokens, strict=True))
+            ],
+            "spectate_link": f"/spectate.html?game={gid}",
+        }
+
+    @app.get("/api/games")
+    def list_games(limit: Annotated[int, Query(ge=1, le=200)] = 50) -> dict[str, Any]:
+        return {"games": service.games(limit)}
+
+    @app.get("/api/games/{game_id}")
+    def read_game(
+        game_id: str, background: BackgroundTasks, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        gid = parse_game_id(game_id)
+        view = service.view(gid, seat_of(gid, authorization))
+        if service.bot_due(service.store.game(gid), service.record(gid)):
+            background.add_task(move_bots, gid)  # e.g. a process died between a command and its bots
+        return view
+
+    @app.get("/api/games/{game_id}/seats/{seat}")
+    def read_seat(game_id: str, seat: int, authorization: Authorization = None) -> dict[str, Any]:
+        gid = parse_game_id(game_id)
+        mine = required_seat(gid, authorization)
+        if mine != seat:
+            raise Problem(403, "not-your-seat", "Not your seat", "this token is another seat's")
+        return service.view(gid, mine)
+
+    @app.post("/api/games/{game_id}/commands")
+    def post_command(
+        game_id: str, body: CommandIn, background: BackgroundTasks, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        gid = parse_game_id(game_id)
+        seat = required_seat(gid, authorization)
+        version, events = service.play(gid, seat, body.command, body.expected_version)
+        hub.poke(gid)
+        background.add_task(move_bots, gid)
+        return {"version": version, "events": events}
+
+    @app.get("/api/games/{game_id}/events")
+    def read_events(
+        game_id: str, after: Annotated[int, Query(ge=0)] = 0, authorization: Authorization = None
+    ) -> dict[str, Any]:
+        gid = parse_game_id(game_id)
+        version, events, _ = service.events(gid, seat_of(gid, authorization), after)
+        return {"version": version, "events": events}
+
+    @app.post("/api/games/{game_id}/stream-tickets")
+    def stream_ticket(game_id: str, authorization: Authorization = None) -> dict[str, Any]:
+        gid = parse_game_id(game_id)
+        seat = required_seat(gid, authorization)
+        digest = service.record(gid).token_hashes[seat]
+        assert digest is not None
+        return {"ticket": new_ticket(gid, seat, digest), "expires_in": TICKET_SECONDS}
+
+    @app.get("/api/games/{game_id}/stream")
+    async def stream(
+        game_id: str,
+        request: Request,
+        after: Annotated[int | None, Query(ge=0)] = None,
+        ticket: Annotated[str | None, Query(max_length=200)] = None,
+        authorization: Authorization = None,
+        last_event_id: Annotated[str | None, Header()] = None,
+    ) -> StreamingResponse:
+        gid = parse_game_id(game_id)
+        seat = await run_in_threadpool(seat_of, gid, authorization)
+        if ticket is not None:
+            record = await run_in_threadpool(service.record, gid)
+            ticket_seat = seat_of_ticket(ticket, gid, record.token_hashes)
+            if ticket_seat is None or (seat is not None and seat != ticket_seat):
+                raise Problem(
+                    401, "invalid-token", "Invalid ticket", "the stream ticket is not valid (or expired)"
+                )
+            seat = ticket_seat
+        start = after or 0
+        if last_event_id is not None:
+            if not last_event_id.strip().isdigit():
+                raise Problem(400, "bad-request", "Bad request", "Last-Event-ID is an event version")
+            start = int(last_event_id)
+        return StreamingResponse(
+            _event_stream(service, hub, gid, seat, start),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    @app.get("/api/games/{game_id}/score")
+    def score(game_id: str, authorization: Authorization = None) -> dict[str, Any]:
+        gid = parse_game_id(game_id)
+        seat_of(gid, authorization)
+        return service.score(gid)
+
+    @app.get("/api/games/{game_id}/log")
+    def download_log(game_id: str, authorization: Authorization = None) -> Response:
+        gid = parse_game_id(game_id)
+        seat_of(gid, authorization)
+        return Response(
+            service.log_bytes(gid),
+            media_type="application/octet-stream",
+            headers={"Content-Disposition": f'attachment; filename="{gid}.cascadia"'},
+        )
+
+    @app.get("/api/games/{game_id}/fairness")
+    def fairness(game_id: str, authorization: Authorization = None) -> dict[str, Any]:
+        gid = parse_game_id(game_id)
+        seat_of(gid, authorization)
+        return service.fairness(gid)
+
+    @app.api_route(
+        "/api/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False
+    )
+    def unknown_api(rest: str) -> None:
+        raise Problem(404, "not-found", "Not found", "no such API path")
+
+    if config.static_dir.is_dir():
+        app.mount("/", StaticFiles(directory=config.static_dir, html=True), name="static")
+    if config.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=config.cors_origins,
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
+        )
+    app.add_middleware(BodyLimit)
+    app.add_middleware(AccessLog)
+    return app
+
+
+def _sse(event: str, data: dict[str, Any], event_id: int | None = None) -> str:
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+async def _event_stream(
+    service: GameService, hub: Hub, game_id: UUID, seat: int | None, after: int
+) -> AsyncIterator[str]:
+    """The game's events after version ``after`` as the viewer sees them, then each new
+    one as it is stored; ``game-over`` after the last."""
+    wake = hub.subscribe(game_id)
+    last = after
+    quiet = 0.0
+    try:
+        while True:
+            _, events, finished = await run_in_threadpool(service.events, game_id, seat, last)
+            for event in events:
+                yield _sse("game-event", event, event["version"])
+                last = event["version"]
+            if finished:
+                yield _sse("game-over", {"version": last})
+                return
+            if events:
+                quiet = 0.0
+            elif quiet >= KEEP_ALIVE_SECONDS:
+                yield ": keep-alive\n\n"
+                quiet = 0.0
+            started = time.monotonic()
+            await wait_for(wake, FALLBACK_SECONDS)
+            quiet += time.monotonic() - started
+    finally:
+        hub.unsubscribe(game_id, wake)

@@ -1,0 +1,290 @@
+"""The server's use cases: create a game, read it as a viewer, play a seat's command,
+let the bots move. Each raises :class:`~cascadia.server.problems.Problem` for a refusal.
+
+A server game gets a seed from :mod:`secrets`, a random id (UUID4) and a commitment to
+its seed (:mod:`cascadia.replays.commitment`); its seed and salt stay in the store and
+are served only once the game has ended.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID, uuid4
+
+from cascadia.bots.registry import BOTS, bot_for_turn
+from cascadia.domain.errors import IllegalMoveError, InvalidOptionError
+from cascadia.domain.game import MAX_PLAYERS, Game
+from cascadia.domain.options import RESTRICTIONS, GameOptions
+from cascadia.replays.commitment import SALT_BYTES, SCHEME, seed_commitment
+from cascadia.replays.format import LogHeader, encode_log
+from cascadia.replays.scores import final_scores
+from cascadia.server.commands import (
+    CommandFormatError,
+    command_text,
+    execute,
+    legal_commands,
+    parse_command,
+)
+from cascadia.server.problems import Problem
+from cascadia.server.store import (
+    GameConflictError,
+    GameNotFoundError,
+    ServerGameOpened,
+    ServerStore,
+    record_id,
+)
+from cascadia.server.tokens import new_token, token_digest
+from cascadia.server.views import event_for, state_for
+
+HUMAN = "human"
+log = logging.getLogger("cascadia.server")
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """One seat of a new game: a human's name, or a bot's name."""
+
+    name: str | None = None
+    bot: str | None = None
+
+
+@dataclass(frozen=True)
+class CreatedGame:
+    game_id: UUID
+    record: ServerGameOpened
+    names: list[str]
+    tokens: list[str | None]
+    version: int
+
+
+def not_found(game_id: object) -> Problem:
+    return Problem(404, "game-not-found", "Game not found", f"no game {str(game_id)[:64]}")
+
+
+def _invalid_options(detail: str) -> Problem:
+    return Problem(422, "invalid-options", "Invalid game", detail)
+
+
+def game_options(options: dict[str, Any]) -> GameOptions:
+    """The game options of a create request (the command line's options; ``rules`` a list)."""
+    settings = dict(options)
+    for name in settings.pop("rules", None) or []:
+        key = str(name).strip().replace("-", "_")
+        if key not in RESTRICTIONS:
+            raise _invalid_options(f"unknown rule {str(name)[:40]!r}; choose from {', '.join(RESTRICTIONS)}")
+        settings[key] = True
+    try:
+        return GameOptions.from_dict(settings)
+    except (InvalidOptionError, TypeError) as error:
+        raise _invalid_options(str(error)) from None
+
+
+def seat_names(seats: list[SeatSpec]) -> tuple[list[str], list[str]]:
+    """Seat names and kinds (``human`` or the bot's name) of a create request."""
+    if not 1 <= len(seats) <= MAX_PLAYERS:
+        raise _invalid_options(f"a game has 1 to {MAX_PLAYERS} seats, not {len(seats)}")
+    names, kinds = [], []
+    for seat in seats:
+        if (seat.name is None) == (seat.bot is None):
+            raise _invalid_options("each seat is {'name': ...} (a human) or {'bot': ...}")
+        if seat.bot is not None:
+            if seat.bot not in BOTS:
+                raise _invalid_options(
+                    f"unknown bot {seat.bot[:40]!r}; choose from {', '.join(sorted(BOTS))}"
+                )
+            names.append(seat.bot)
+            kinds.append(seat.bot)
+            continue
+        name = (seat.name or "").strip()
+        if not name:
+            raise _invalid_options("a human seat needs a name")
+        if name.lower() in BOTS:
+            raise _invalid_options(f"{name!r} is a bot's name; name a human seat otherwise")
+        names.append(name)
+        kinds.append(HUMAN)
+    humans = [n for n, k in zip(names, kinds, strict=True) if k == HUMAN]
+    if len(set(humans)) != len(humans):
+        raise _invalid_options("two human seats have the same name")
+    return names, kinds
+
+
+class GameService:
+    """The use cases over one :class:`ServerStore`."""
+
+    def __init__(self, store: ServerStore) -> None:
+        self.store = store
+
+    # -- creating -----------------------------------------------------------------------
+
+    def create(self, seats: list[SeatSpec], options: dict[str, Any]) -> CreatedGame:
+        names, kinds = seat_names(seats)
+        game_options_ = game_options(options)
+        seed = secrets.randbits(64)
+        salt = secrets.token_bytes(SALT_BYTES)
+        game_id = uuid4()
+        try:
+            game = Game.start(seed, names, game_options_, game_id=game_id)
+        except InvalidOptionError as error:
+            raise _invalid_options(str(error)) from None
+        tokens = [new_token() if kind == HUMAN else None for kind in kinds]
+        record = ServerGameOpened(
+            originator_id=record_id(game_id),
+            originator_version=1,
+            game_id=game_id,
+            kinds=kinds,
+            token_hashes=[None if t is None else token_digest(t) for t in tokens],
+            commitment=seed_commitment(seed, salt),
+            salt=salt.hex(),
+        )
+        events = game.collect_events()
+        self.store.create(events, record)
+        log.info("game %s created: %s", game_id, ", ".join(kinds))
+        return CreatedGame(game_id, record, names, tokens, events[-1].originator_version)
+
+    # -- reading ------------------------------------------------------------------------
+
+    def record(self, game_id: UUID) -> ServerGameOpened:
+        try:
+            return self.store.record(game_id)
+        except GameNotFoundError:
+            raise not_found(game_id) from None
+
+    def game(self, game_id: UUID) -> Game:
+        self.record(game_id)
+        try:
+            return self.store.game(game_id)
+        except GameNotFoundError:
+            raise not_found(game_id) from None
+
+    def view(self, game_id: UUID, seat: int | None) -> dict[str, Any]:
+        """The game as a spectator (``seat=None``) or one seat sees it."""
+        record = self.record(game_id)
+        game = self.game(game_id)
+        state = game.state
+        view = {
+            **self.summary(record, game),
+            "state": state_for(state, seat),
+            "seat": seat,
+            "your_turn": None,
+            "legal_commands": None,
+        }
+        if seat is not None:
+            mine = not state.finished and state.current == seat
+            view["your_turn"] = mine
+            view["legal_commands"] = (
+                [{"command": c.to_dict(), "text": command_text(c)} for c in legal_commands(game)]
+                if mine
+                else []
+            )
+        return view
+
+    def summary(self, record: ServerGameOpened, game: Game) -> dict[str, Any]:
+        state = game.state
+        return {
+            "game_id": str(record.game_id),
+            "commitment": record.commitment,
+            "version": state.version,
+            "turn": state.turn,
+            "current_player": state.current,
+            "finished": state.finished,
+            "seats": [
+                {"seat": seat, "name": name, "kind": "human" if kind == HUMAN else "bot"}
+                for seat, (name, kind) in enumerate(zip(state.names, record.kinds, strict=True))
+            ],
+        }
+
+    def games(self, limit: int) -> list[dict[str, Any]]:
+        records = list(self.store.records())[-limit:]
+        return [self.summary(record, self.store.game(record.game_id)) for record in reversed(records)]
+
+    def events(self, game_id: UUID, seat: int | None, after: int) -> tuple[int, list[dict[str, Any]], bool]:
+        """``(version, events after ``after`` as the viewer sees them, finished)``."""
+        self.record(game_id)
+        events = self.store.events(game_id, after=max(after, 0))
+        finished = bool(events) and events[-1].type == "GameEnded"
+        if not finished and not events:
+            finished = self.store.game(game_id).finished
+        version = events[-1].originator_version if events else self.store.version(game_id)
+        return version, [event_for(e, seat, finished) for e in events], finished
+
+    def finished_game(self, game_id: UUID) -> Game:
+        game = self.game(game_id)
+        if not game.finished:
+            raise Problem(409, "game-not-over", "Game not over", "the game is still being played")
+        return game
+
+    def score(self, game_id: UUID) -> dict[str, Any]:
+        return final_scores(self.finished_game(game_id).state) or {}
+
+    def log_bytes(self, game_id: UUID) -> bytes:
+        game = self.finished_game(game_id)
+        events = self.store.events(game_id)
+        return encode_log(LogHeader.from_events(events), events, final_scores(game.state))
+
+    def fairness(self, game_id: UUID) -> dict[str, Any]:
+        record = self.record(game_id)
+        game = self.game(game_id)
+        over = game.finished
+        return {
+            "scheme": SCHEME,
+            "commitment": record.commitment,
+            "seed": game.state.seed if over else None,
+            "salt": record.salt if over else None,
+        }
+
+    # -- playing ------------------------------------------------------------------------
+
+    def play(
+        self, game_id: UUID, seat: int, data: Any, expected_version: int
+    ) -> tuple[int, list[dict[str, Any]]]:
+        """Apply one seat's command; returns the new version and the stored events as
+        that seat sees them."""
+        try:
+            command = parse_command(data)
+        except CommandFormatError as error:
+            raise Problem(422, "invalid-command", "Invalid command", str(error)) from None
+        game = self.game(game_id)
+        if game.version != expected_version:
+            raise _stale(game.version, expected_version)
+        if not game.finished and game.state.current != seat:
+            raise Problem(403, "not-your-turn", "Not your turn", f"it is seat {game.state.current}'s turn")
+        try:
+            execute(game, command)
+        except IllegalMoveError as error:
+            extra: dict[str, Any] = {"error": type(error).__name__, "rule": error.rule}
+            if command.hex is not None:
+                extra["hex"] = command.hex
+            raise Problem(422, "illegal-move", "Illegal move", str(error), **extra) from None
+        try:
+            events = self.store.append(game)
+        except GameConflictError:
+            raise _stale(None, expected_version) from None
+        return game.version, [event_for(e, seat, game.finished) for e in events]
+
+    def bot_due(self, game: Game, record: ServerGameOpened) -> bool:
+        return not game.finished and record.kinds[game.state.current] != HUMAN
+
+    def run_bots(self, game_id: UUID) -> None:
+        """Let the bots play while it is a bot's turn, one stored turn at a time. Another
+        process doing the same is harmless: the loser of a race stops."""
+        record = self.record(game_id)
+        game = self.store.game(game_id)
+        while self.bot_due(game, record):
+            bot_for_turn(game.state).play_turn(game)
+            try:
+                self.store.append(game)
+            except GameConflictError:
+                return
+
+
+def _stale(actual: int | None, expected: int) -> Problem:
+    now = "" if actual is None else f" (it is now at version {actual})"
+    return Problem(
+        409,
+        "stale-version",
+        "Stale version",
+        f"the game has moved on since version {expected}{now}; reload it and try again",
+    )

@@ -1,0 +1,82 @@
+"""Wakes the live streams of a game when its events are stored, by any process.
+
+One poller per server process reads the store's notification log (every event of every
+game, in order) every ``interval`` seconds, only while some stream is open, and wakes
+the streams of each game that got new events. A stream that is woken reads its own game's
+events after the last one it sent, so a missed or spurious wake-up costs nothing but a
+read; streams also look by themselves every :data:`FALLBACK_SECONDS` in case a
+notification was missed. Events stored by this process wake its streams at once
+(:meth:`Hub.poke`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from uuid import UUID
+
+from cascadia.server.store import ServerStore
+from starlette.concurrency import run_in_threadpool
+
+FALLBACK_SECONDS = 1.0
+BATCH = 500
+log = logging.getLogger("cascadia.server")
+
+
+class Hub:
+    def __init__(self, store: ServerStore, interval: float) -> None:
+        self.store = store
+        self.interval = interval
+        self._waiters: dict[UUID, set[asyncio.Event]] = {}
+        self._position: int | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def subscribe(self, game_id: UUID) -> asyncio.Event:
+        event = asyncio.Event()
+        self._waiters.setdefault(game_id, set()).add(event)
+        return event
+
+    def unsubscribe(self, game_id: UUID, event: asyncio.Event) -> None:
+        waiters = self._waiters.get(game_id)
+        if waiters is not None:
+            waiters.discard(event)
+            if not waiters:
+                del self._waiters[game_id]
+
+    def _wake(self, game_id: UUID) -> None:
+        for event in self._waiters.get(game_id, ()):
+            event.set()
+
+    def poke(self, game_id: UUID) -> None:
+        """Wake the game's streams (callable from any thread)."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._wake, game_id)
+
+    async def run(self) -> None:
+        """Poll the notification log until cancelled."""
+        self._loop = asyncio.get_running_loop()
+        recorder = self.store.store.recorder
+        self._position = await run_in_threadpool(recorder.max_notification_id) or 0
+        while True:
+            await asyncio.sleep(self.interval)
+            if not self._waiters:
+                continue
+            try:
+                notifications = await run_in_threadpool(
+                    recorder.select_notifications, self._position, BATCH, inclusive_of_start=False
+                )
+            except Exception:  # the store may be unreachable for a while; streams fall back
+                log.warning("stream poller: the event store did not answer")
+                continue
+            for notification in notifications:
+                self._wake(notification.originator_id)  # type: ignore[arg-type]
+            if notifications:
+                self._position = notifications[-1].id
+
+
+async def wait_for(event: asyncio.Event, timeout: float) -> None:
+    """Wait until ``event`` is set or ``timeout`` passes, then clear it."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(event.wait(), timeout)
+    event.clear()

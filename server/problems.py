@@ -1,0 +1,84 @@
+"""Errors as RFC 9457 problem details (``application/problem+json``), never a traceback."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+PROBLEM_BASE = "https://cascadia.invalid/problems/"
+MEDIA_TYPE = "application/problem+json"
+
+
+class Problem(Exception):
+    """An error answer: its HTTP status, its type name (the last part of its ``type`` URI),
+    a title, a detail and any extra members."""
+
+    def __init__(self, status: int, name: str, title: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.name = name
+        self.title = title
+        self.detail = detail
+        self.extra = extra
+
+    def body(self) -> dict[str, Any]:
+        return {
+            "type": PROBLEM_BASE + self.name,
+            "title": self.title,
+            "status": self.status,
+            "detail": self.detail,
+            **self.extra,
+        }
+
+
+def problem_response(problem: Problem) -> JSONResponse:
+    headers = {"WWW-Authenticate": "Bearer"} if problem.status == 401 else None
+    return JSONResponse(problem.body(), status_code=problem.status, media_type=MEDIA_TYPE, headers=headers)
+
+
+_HTTP_NAMES = {
+    404: ("not-found", "Not found"),
+    405: ("method-not-allowed", "Method not allowed"),
+    413: ("body-too-large", "Request body too large"),
+}
+
+
+def _clean_errors(errors: Any) -> list[dict[str, Any]]:
+    """pydantic's error list without the input values (they may be large, or secret)."""
+    return [
+        {"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": e.get("type")} for e in errors
+    ]
+
+
+def install(app: FastAPI) -> None:
+    """Answer every error of ``app`` as problem details."""
+
+    @app.exception_handler(Problem)
+    async def _problem(_: Request, problem: Problem) -> JSONResponse:
+        return problem_response(problem)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, error: RequestValidationError) -> JSONResponse:
+        return problem_response(
+            Problem(
+                400,
+                "bad-request",
+                "Bad request",
+                "the request is not valid JSON of the expected shape",
+                errors=_clean_errors(error.errors()),
+            )
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, error: StarletteHTTPException) -> JSONResponse:
+        name, title = _HTTP_NAMES.get(error.status_code, ("http-error", "HTTP error"))
+        detail = error.detail if isinstance(error.detail, str) else title
+        return problem_response(Problem(error.status_code, name, title, detail))
+
+    @app.exception_handler(Exception)
+    async def _bug(_: Request, error: Exception) -> JSONResponse:
+        return problem_response(Problem(500, "internal-error", "Internal error", "the server failed"))

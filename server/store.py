@@ -1,0 +1,134 @@
+"""The server's access to the event store: the one module of the server that imports it.
+
+A server game is two aggregates in the same store, written in one transaction at
+creation: the game's own events (exactly what the command line stores and exports), and
+a :class:`ServerGameOpened` record under an id derived from the game's, holding what the
+server needs and must never serve before the end: the seats' kinds, the SHA-256 of each
+human seat's token, the seed commitment and its salt. Keeping the record out of the
+game's stream keeps the game's log, audit and analytics unchanged; keeping it in the
+store means every server process on the same database sees it, and the store's
+optimistic concurrency (one event per position) decides races between processes.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from cascadia.domain.events import GameEvent
+from cascadia.domain.game import Game
+from cascadia.application.store import GameConflictError, GameNotFoundError, GameStore
+from eventsourcing.utils import get_topic
+
+__all__ = ["GameConflictError", "GameNotFoundError", "ServerGameOpened", "ServerStore"]
+
+RECORD_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/server-games")
+
+
+def record_id(game_id: UUID) -> UUID:
+    """The id of a server game's record (not a game id: no game is stored under it)."""
+    return uuid5(RECORD_NAMESPACE, str(game_id))
+
+
+@dataclass(frozen=True)
+class ServerGameOpened:
+    """What the server knows of one of its games beyond the game's events."""
+
+    originator_id: UUID
+    originator_version: int
+    game_id: UUID
+    kinds: list[str]
+    """Per seat: ``human`` or the bot's name."""
+    token_hashes: list[str | None]
+    """Per seat: the hex SHA-256 of a human seat's token (``None`` for a bot)."""
+    commitment: str
+    salt: str
+    """Hex; served only once the game has ended."""
+
+
+class ServerStore:
+    """Server games in an event store, with a per-process cache of their states."""
+
+    def __init__(self, home: str | os.PathLike[str] | None = None, env: dict[str, str] | None = None) -> None:
+        self.store = GameStore(home, env)
+        self._games: dict[UUID, Game] = {}
+        self._records: dict[UUID, ServerGameOpened] = {}
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        self.store.close()
+
+    @property
+    def location(self) -> str:
+        return self.store.location
+
+    # -- writing ------------------------------------------------------------------------
+
+    def create(self, events: Sequence[GameEvent], record: ServerGameOpened) -> None:
+        """Store a new game's events and its record in one transaction."""
+        self.store.save_events([*events, record])  # type: ignore[list-item]
+
+    def append(self, game: Game) -> list[GameEvent]:
+        """Store the game's new events (:class:`GameConflictError` if another writer was
+        first: nothing is written); returns them."""
+        events = game.collect_events()
+        if events:
+            self.store.save_events(events)
+            with self._lock:
+                self._games[game.id] = game
+        return events
+
+    # -- reading ------------------------------------------------------------------------
+
+    def record(self, game_id: UUID) -> ServerGameOpened:
+        """The server record of a game (:class:`GameNotFoundError` for any other id)."""
+        with self._lock:
+            cached = self._records.get(game_id)
+        if cached is not None:
+            return cached
+        found = list(self.store.events.get(record_id(game_id), limit=1))
+        if not found or not isinstance(found[0], ServerGameOpened):
+            raise GameNotFoundError(f"no game {game_id}")
+        with self._lock:
+            self._records[game_id] = found[0]
+        return found[0]
+
+    def game(self, game_id: UUID) -> Game:
+        """The game as stored now: a private copy the caller may play on."""
+        with self._lock:
+            cached = self._games.get(game_id)
+        if cached is None:
+            game = self.store.game(game_id)
+        else:
+            game = Game(cached.state.copy())
+            for event in self.events(game_id, after=game.version):
+                Game.project(game, [event])
+        with self._lock:
+            self._games[game_id] = Game(game.state.copy())
+        return game
+
+    def events(self, game_id: UUID, after: int = 0) -> list[GameEvent]:
+        """The game's events after version ``after``, in order."""
+        return list(self.store.events.get(game_id, gt=after))  # type: ignore[arg-type]
+
+    def version(self, game_id: UUID) -> int:
+        """The number of events stored for the game (0: none)."""
+        last = list(self.store.recorder.select_events(game_id, desc=True, limit=1))
+        return last[0].originator_version if last else 0
+
+    def records(self) -> Iterator[ServerGameOpened]:
+        """Every server game's record, oldest first."""
+        topic = get_topic(ServerGameOpened)
+        start, batch = 1, 1000
+        while True:
+            notifications = self.store.recorder.select_notifications(start, batch, topics=[topic])
+            for notification in notifications:
+                record: Any = self.store.mapper.to_domain_event(notification)
+                yield record
+            if len(notifications) < batch:
+                return
+            start = notifications[-1].id + 1

@@ -1,0 +1,63 @@
+"""Seat tokens and stream tickets.
+
+A seat token is ``secrets.token_urlsafe(32)`` (256 random bits); the server stores only
+its SHA-256 and compares digests in constant time. A stream ticket lets ``EventSource``
+(which cannot send headers) open one seat's stream for a short while:
+``<seat>.<expiry>.<mac>`` where ``mac`` is HMAC-SHA-256, keyed with the seat's token
+digest (kept only in the store), of the game id, the seat and the expiry (Unix seconds).
+Any server process on the same database can check it; it grants nothing but the stream.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from uuid import UUID
+
+TOKEN_BYTES = 32
+TICKET_SECONDS = 60
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def seat_of_token(token: str, digests: list[str | None]) -> int | None:
+    """The seat whose stored digest matches ``token`` (``None``: no seat). Every digest
+    is compared, in constant time each, so the answer's timing does not tell which."""
+    digest = token_digest(token)
+    found = None
+    for seat, stored in enumerate(digests):
+        if stored is not None and hmac.compare_digest(stored, digest):
+            found = seat
+    return found
+
+
+def _ticket_mac(game_id: UUID, seat: int, expiry: int, digest: str) -> str:
+    message = f"cascadia-stream-ticket/v1|{game_id}|{seat}|{expiry}".encode()
+    return hmac.new(bytes.fromhex(digest), message, hashlib.sha256).hexdigest()
+
+
+def new_ticket(game_id: UUID, seat: int, digest: str, now: float | None = None) -> str:
+    expiry = int(time.time() if now is None else now) + TICKET_SECONDS
+    return f"{seat}.{expiry}.{_ticket_mac(game_id, seat, expiry, digest)}"
+
+
+def seat_of_ticket(
+    ticket: str, game_id: UUID, digests: list[str | None], now: float | None = None
+) -> int | None:
+    """The seat a valid, unexpired ticket of this game stands for (``None`` otherwise)."""
+    parts = ticket.split(".")
+    if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit():
+        return None
+    seat, expiry = int(parts[0]), int(parts[1])
+    if seat >= len(digests) or digests[seat] is None or expiry < (time.time() if now is None else now):
+        return None
+    expected = _ticket_mac(game_id, seat, expiry, digests[seat])  # type: ignore[arg-type]
+    return seat if hmac.compare_digest(expected, parts[2]) else None
