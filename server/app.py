@@ -33,6 +33,7 @@ from fastapi.responses import Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY = 64 * 1024
@@ -104,32 +105,23 @@ class BodyLimit:
             await self._refuse(send)
             return
         received = 0
-        refused = False
 
         async def counting_receive() -> Message:
-            nonlocal received, refused
+            nonlocal received
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.limit:
-                    refused = True
-                    raise _TooLarge
+                if received > self.limit:  # raised where the route reads its body: a 413 problem
+                    raise StarletteHTTPException(413, f"a body has at most {self.limit} bytes")
             return message
 
-        try:
-            await self.app(scope, counting_receive, send)
-        except _TooLarge:
-            await self._refuse(send)
+        await self.app(scope, counting_receive, send)
 
     async def _refuse(self, send: Send) -> None:
         problem = Problem(
             413, "body-too-large", "Request body too large", f"a body has at most {self.limit} bytes"
         )
         await problems.problem_response(problem)({"type": "http"}, _no_receive, send)
-
-
-class _TooLarge(Exception):
-    pass
 
 
 async def _no_receive() -> Message:

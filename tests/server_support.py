@@ -1,0 +1,208 @@
+"""Helpers for the game-server tests: an in-process client, live ``cascadia serve``
+processes, SSE reading, and checks that hidden values appear nowhere.
+
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import httpx
+from cascadia.domain.components import WILDLIFE
+from cascadia.domain.events import GameStarted, SecretCardsDealt
+from fastapi.testclient import TestClient
+
+SEAT_NAMES = ("ann", "bob")
+
+
+def bearer(token: str | None) -> dict[str, str]:
+    return {} if token is None else {"Authorization": f"Bearer {token}"}
+
+
+def create_game(
+    client: Any, seats: list[dict[str, str]] | None = None, rules: list[str] | None = None
+) -> dict[str, Any]:
+    body = {"seats": seats or [{"name": n} for n in SEAT_NAMES], "options": {"rules": rules or []}}
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def tokens(created: dict[str, Any]) -> list[str | None]:
+    return [seat["token"] for seat in created["seats"]]
+
+
+def hidden_values(client: TestClient, game_id: str) -> dict[str, Any]:
+    """What the server keeps from the players of a running game, read from its store."""
+    store = client.app.state.service.store  # type: ignore[attr-defined]
+    gid = UUID(game_id)
+    events = store.events(gid)
+    started = next(e for e in events if isinstance(e, GameStarted))
+    dealt = next((e for e in events if isinstance(e, SecretCardsDealt)), None)
+    return {
+        "seed": started.seed,
+        "salt": store.record(gid).salt,
+        "secret_cards": None if dealt is None else list(dealt.species),
+    }
+
+
+def seed_spellings(seed: int) -> list[str]:
+    """The seed as a number, in hex, and as its 8 bytes in hex (how it might leak)."""
+    return [str(seed), f"{seed:x}", seed.to_bytes(8, "big").hex()]
+
+
+def assert_hides(text: str, hidden: dict[str, Any], viewer: int | None) -> None:
+    """No spelling of the seed or salt in ``text``, and no JSON list in it, of one entry
+    per seat, that shows the secret card of a seat other than ``viewer``.
+
+    (A game played by :func:`play_turns` spends no nature token, so the only lists of
+    one species per seat in its answers are secret-card lists.)"""
+    for spelling in seed_spellings(hidden["seed"]):
+        assert spelling not in text, f"the seed ({spelling}) leaks"
+    assert hidden["salt"] not in text, "the salt leaks"
+    cards = hidden["secret_cards"]
+    if cards is None:
+        return
+    for document in _json_documents(text):
+        for value in _lists(document):
+            if len(value) != len(cards) or not all(v is None or v in WILDLIFE for v in value):
+                continue
+            for seat, card in enumerate(cards):
+                assert seat == viewer or value[seat] != card, f"seat {seat}'s secret card leaks: {value}"
+
+
+def _json_documents(text: str) -> Iterator[Any]:
+    """The JSON of an answer, or of each ``data:`` line of an SSE stream."""
+    try:
+        yield json.loads(text)
+        return
+    except ValueError:
+        pass
+    for line in text.splitlines():
+        if line.startswith("data: "):
+            yield json.loads(line[6:])
+
+
+def _lists(value: Any) -> Iterator[list[Any]]:
+    if isinstance(value, list):
+        yield value
+        for item in value:
+            yield from _lists(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _lists(item)
+
+
+def next_command(view: dict[str, Any]) -> dict[str, Any]:
+    """A legal command of a seat's view that spends no nature token (the first take, tile
+    placement or token placement listed)."""
+    return next(c["command"] for c in view["legal_commands"] if c["command"]["type"] not in ("spend_nature",))
+
+
+def play_turns(client: Any, game_id: str, seat_tokens: list[str | None], commands: int) -> list[str]:
+    """Play ``commands`` commands of the human seats (whoever is to move); returns every
+    answer's text."""
+    texts = []
+    for _ in range(commands):
+        for token in seat_tokens:
+            view = client.get(f"/api/games/{game_id}", headers=bearer(token)).json()
+            if view["your_turn"]:
+                answer = client.post(
+                    f"/api/games/{game_id}/commands",
+                    headers=bearer(token),
+                    json={"command": next_command(view), "expected_version": view["version"]},
+                )
+                assert answer.status_code == 200, answer.text
+                texts.append(answer.text)
+                break
+    return texts
+
+
+def read_sse(lines: Iterator[str], stop: Any) -> list[dict[str, Any]]:
+    """SSE messages (``{"id", "event", "data"}``) read until ``stop(messages)`` is true."""
+    messages: list[dict[str, Any]] = []
+    current: dict[str, Any] = {}
+    for line in lines:
+        if line == "":
+            if current:
+                messages.append(current)
+                current = {}
+                if stop(messages):
+                    return messages
+            continue
+        if line.startswith(":"):
+            continue
+        key, _, value = line.partition(": ")
+        current[key] = json.loads(value) if key == "data" else value
+    return messages
+
+
+# -- live servers ------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    """A ``cascadia serve`` process on 127.0.0.1 and a free port."""
+
+    def __init__(self, home: Path, env: dict[str, str] | None = None, log: Path | None = None) -> None:
+        self.home = home
+        self.env = {**os.environ, **(env or {})}
+        self.log = log or home.parent / f"server-{id(self)}.log"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.port = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> LiveServer:
+        self.port = free_port()
+        command = [
+            str(Path(sys.executable).parent / "cascadia"),
+            "serve",
+            "--port",
+            str(self.port),
+            "--home",
+            str(self.home),
+        ]
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=self.env)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start in 30 s")
+
+    def kill(self) -> None:
+        """``kill -9``: no shutdown, no flushing."""
+        if self.process is not None and self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
