@@ -20,7 +20,7 @@ from cascadia.domain.game import MAX_PLAYERS, Game
 from cascadia.domain.options import RESTRICTIONS, GameOptions
 from cascadia.replays.commitment import SALT_BYTES, SCHEME, seed_commitment
 from cascadia.replays.format import LogHeader, encode_log
-from cascadia.replays.scores import final_scores
+from cascadia.replays.scores import final_score_sheet
 from cascadia.server.commands import (
     CommandFormatError,
     command_text,
@@ -217,12 +217,12 @@ class GameService:
         return game
 
     def score(self, game_id: UUID) -> dict[str, Any]:
-        return final_scores(self.finished_game(game_id).state) or {}
+        return final_score_sheet(self.finished_game(game_id).state) or {}
 
     def log_bytes(self, game_id: UUID) -> bytes:
         game = self.finished_game(game_id)
         events = self.store.events(game_id)
-        return encode_log(LogHeader.from_events(events), events, final_scores(game.state))
+        return encode_log(LogHeader.from_events(events), events, final_score_sheet(game.state))
 
     def fairness(self, game_id: UUID) -> dict[str, Any]:
         record = self.record(game_id)

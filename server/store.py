@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
+from cascadia.application.store import GameConflictError, GameNotFoundError, GameStore
 from cascadia.domain.events import GameEvent
 from cascadia.domain.game import Game
-from cascadia.application.store import GameConflictError, GameNotFoundError, GameStore
 from eventsourcing.utils import get_topic
 
 __all__ = ["GameConflictError", "GameNotFoundError", "ServerGameOpened", "ServerStore"]
