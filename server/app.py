@@ -29,7 +29,7 @@ from cascadia.server.store import ServerStore
 from cascadia.server.tokens import TICKET_SECONDS, new_ticket, seat_of_ticket, seat_of_token
 from fastapi import BackgroundTasks, FastAPI, Header, Query, Request
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import Response, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from starlette.concurrency import run_in_threadpool
@@ -157,6 +157,12 @@ class AccessLog:
 # -- the application --------------------------------------------------------------------
 
 
+def answer(data: Any, status: int = 200) -> JSONResponse:
+    """A JSON answer, encoded directly (FastAPI's generic encoder costs several times more
+    on the larger views)."""
+    return JSONResponse(data, status_code=status)
+
+
 def parse_game_id(text: str) -> UUID:
     try:
         return UUID(text)
@@ -231,96 +237,102 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     def move_bots(game_id: UUID) -> None:
         """Let the bots move (after the answer is sent); wake this process's streams."""
-        service.run_bots(game_id)
-        hub.poke(game_id)
+        version = service.run_bots(game_id)
+        if version is not None:
+            hub.poke(game_id, version)
 
     @app.get("/api/health")
-    def health() -> dict[str, str]:
-        return {"status": "ok"}
+    def health() -> JSONResponse:
+        return answer({"status": "ok"})
 
     @app.get("/api/options")
-    def options() -> dict[str, Any]:
+    def options() -> JSONResponse:
         defaults = GameOptions().to_dict()
-        return {
-            "bots": sorted(BOTS),
-            "max_players": MAX_PLAYERS,
-            "restrictions": list(RESTRICTIONS),
-            "options": defaults,
-        }
+        return answer(
+            {
+                "bots": sorted(BOTS),
+                "max_players": MAX_PLAYERS,
+                "restrictions": list(RESTRICTIONS),
+                "options": defaults,
+            }
+        )
 
     @app.post("/api/games", status_code=201)
-    def create_game(body: CreateGameIn, background: BackgroundTasks) -> dict[str, Any]:
+    def create_game(body: CreateGameIn, background: BackgroundTasks) -> JSONResponse:
         options = body.options.model_dump()
         created = service.create([SeatSpec(name=s.name, bot=s.bot) for s in body.seats], options)
         gid = created.game_id
         background.add_task(move_bots, gid)
-        return {
-            "game_id": str(gid),
-            "commitment": created.record.commitment,
-            "version": created.version,
-            "seats": [
-                {
-                    "seat": seat,
-                    "name": name,
-                    "kind": "bot" if token is None else "human",
-                    "token": token,
-                    "join_link": None
-                    if token is None
-                    else f"/play.html?game={gid}&seat={seat}#token={token}",
-                }
-                for seat, (name, token) in enumerate(zip(created.names, created.tokens, strict=True))
-            ],
-            "spectate_link": f"/spectate.html?game={gid}",
-        }
+        return answer(
+            {
+                "game_id": str(gid),
+                "commitment": created.record.commitment,
+                "version": created.version,
+                "seats": [
+                    {
+                        "seat": seat,
+                        "name": name,
+                        "kind": "bot" if token is None else "human",
+                        "token": token,
+                        "join_link": None
+                        if token is None
+                        else f"/play.html?game={gid}&seat={seat}#token={token}",
+                    }
+                    for seat, (name, token) in enumerate(zip(created.names, created.tokens, strict=True))
+                ],
+                "spectate_link": f"/spectate.html?game={gid}",
+            },
+            status=201,
+        )
 
     @app.get("/api/games")
-    def list_games(limit: Annotated[int, Query(ge=1, le=200)] = 50) -> dict[str, Any]:
-        return {"games": service.games(limit)}
+    def list_games(limit: Annotated[int, Query(ge=1, le=200)] = 50) -> JSONResponse:
+        return answer({"games": service.games(limit)})
 
     @app.get("/api/games/{game_id}")
     def read_game(
         game_id: str, background: BackgroundTasks, authorization: Authorization = None
-    ) -> dict[str, Any]:
+    ) -> JSONResponse:
         gid = parse_game_id(game_id)
         view = service.view(gid, seat_of(gid, authorization))
-        if service.bot_due(service.store.game(gid), service.record(gid)):
-            background.add_task(move_bots, gid)  # e.g. a process died between a command and its bots
-        return view
+        if view["bot_to_move"]:  # e.g. a process died between a command and its bots' turn
+            background.add_task(move_bots, gid)
+        return answer(view)
 
     @app.get("/api/games/{game_id}/seats/{seat}")
-    def read_seat(game_id: str, seat: int, authorization: Authorization = None) -> dict[str, Any]:
+    def read_seat(game_id: str, seat: int, authorization: Authorization = None) -> JSONResponse:
         gid = parse_game_id(game_id)
         mine = required_seat(gid, authorization)
         if mine != seat:
             raise Problem(403, "not-your-seat", "Not your seat", "this token is another seat's")
-        return service.view(gid, mine)
+        return answer(service.view(gid, mine))
 
     @app.post("/api/games/{game_id}/commands")
     def post_command(
         game_id: str, body: CommandIn, background: BackgroundTasks, authorization: Authorization = None
-    ) -> dict[str, Any]:
+    ) -> JSONResponse:
         gid = parse_game_id(game_id)
         seat = required_seat(gid, authorization)
         version, events = service.play(gid, seat, body.command, body.expected_version)
-        hub.poke(gid)
+        hub.poke(gid, version)
         background.add_task(move_bots, gid)
-        return {"version": version, "events": events}
+        return answer({"version": version, "events": events})
 
     @app.get("/api/games/{game_id}/events")
     def read_events(
         game_id: str, after: Annotated[int, Query(ge=0)] = 0, authorization: Authorization = None
-    ) -> dict[str, Any]:
+    ) -> JSONResponse:
         gid = parse_game_id(game_id)
         version, events, _ = service.events(gid, seat_of(gid, authorization), after)
-        return {"version": version, "events": events}
+        return answer({"version": version, "events": events})
 
     @app.post("/api/games/{game_id}/stream-tickets")
-    def stream_ticket(game_id: str, authorization: Authorization = None) -> dict[str, Any]:
+    def stream_ticket(game_id: str, authorization: Authorization = None) -> JSONResponse:
         gid = parse_game_id(game_id)
         seat = required_seat(gid, authorization)
         digest = service.record(gid).token_hashes[seat]
         assert digest is not None
-        return {"ticket": new_ticket(gid, seat, digest), "expires_in": TICKET_SECONDS}
+        return answer({"ticket": new_ticket(gid, seat, digest), "expires_in": TICKET_SECONDS})
 
     @app.get("/api/games/{game_id}/stream")
     async def stream(
@@ -353,10 +365,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         )
 
     @app.get("/api/games/{game_id}/score")
-    def score(game_id: str, authorization: Authorization = None) -> dict[str, Any]:
+    def score(game_id: str, authorization: Authorization = None) -> JSONResponse:
         gid = parse_game_id(game_id)
         seat_of(gid, authorization)
-        return service.score(gid)
+        return answer(service.score(gid))
 
     @app.get("/api/games/{game_id}/log")
     def download_log(game_id: str, authorization: Authorization = None) -> Response:
@@ -369,10 +381,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         )
 
     @app.get("/api/games/{game_id}/fairness")
-    def fairness(game_id: str, authorization: Authorization = None) -> dict[str, Any]:
+    def fairness(game_id: str, authorization: Authorization = None) -> JSONResponse:
         gid = parse_game_id(game_id)
         seat_of(gid, authorization)
-        return service.fairness(gid)
+        return answer(service.fairness(gid))
 
     @app.api_route(
         "/api/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False
@@ -407,9 +419,11 @@ async def _event_stream(
     wake = hub.subscribe(game_id)
     last = after
     quiet = 0.0
+    looked = time.monotonic()
     try:
         while True:
             _, events, finished = await run_in_threadpool(service.events, game_id, seat, last)
+            looked = time.monotonic()
             for event in events:
                 yield _sse("game-event", event, event["version"])
                 last = event["version"]
@@ -418,11 +432,14 @@ async def _event_stream(
                 return
             if events:
                 quiet = 0.0
-            elif quiet >= KEEP_ALIVE_SECONDS:
-                yield ": keep-alive\n\n"
-                quiet = 0.0
-            started = time.monotonic()
-            await wait_for(wake, FALLBACK_SECONDS)
-            quiet += time.monotonic() - started
+            while True:  # until there is something to read, or it is time to look anyway
+                if quiet >= KEEP_ALIVE_SECONDS:
+                    yield ": keep-alive\n\n"
+                    quiet = 0.0
+                started = time.monotonic()
+                await wait_for(wake, FALLBACK_SECONDS)
+                quiet += time.monotonic() - started
+                if hub.latest(game_id) > last or time.monotonic() - looked >= FALLBACK_SECONDS:
+                    break
     finally:
         hub.unsubscribe(game_id, wake)

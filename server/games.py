@@ -170,6 +170,7 @@ class GameService:
             "seat": seat,
             "your_turn": None,
             "legal_commands": None,
+            "bot_to_move": self.bot_due(game, record),
         }
         if seat is not None:
             mine = not state.finished and state.current == seat
@@ -204,10 +205,12 @@ class GameService:
         """``(version, events after ``after`` as the viewer sees them, finished)``."""
         self.record(game_id)
         events = self.store.events(game_id, after=max(after, 0))
-        finished = bool(events) and events[-1].type == "GameEnded"
-        if not finished and not events:
-            finished = self.store.game(game_id).finished
-        version = events[-1].originator_version if events else self.store.version(game_id)
+        if events:
+            version = events[-1].originator_version
+            finished = events[-1].type == "GameEnded"
+        else:
+            version = self.store.version(game_id)
+            finished = version == after and self.store.game(game_id).finished
         return version, [event_for(e, seat, finished) for e in events], finished
 
     def finished_game(self, game_id: UUID) -> Game:
@@ -267,17 +270,21 @@ class GameService:
     def bot_due(self, game: Game, record: ServerGameOpened) -> bool:
         return not game.finished and record.kinds[game.state.current] != HUMAN
 
-    def run_bots(self, game_id: UUID) -> None:
-        """Let the bots play while it is a bot's turn, one stored turn at a time. Another
-        process doing the same is harmless: the loser of a race stops."""
+    def run_bots(self, game_id: UUID) -> int | None:
+        """Let the bots play while it is a bot's turn, one stored turn at a time; returns
+        the game's version if they moved. Another process doing the same is harmless: the
+        loser of a race stops."""
         record = self.record(game_id)
         game = self.store.game(game_id)
+        moved = None
         while self.bot_due(game, record):
             bot_for_turn(game.state).play_turn(game)
             try:
                 self.store.append(game)
             except GameConflictError:
-                return
+                break
+            moved = game.version
+        return moved
 
 
 def _stale(actual: int | None, expected: int) -> Problem:

@@ -4,7 +4,8 @@ One poller per server process reads the store's notification log (every event of
 game, in order) every ``interval`` seconds, only while some stream is open, and wakes
 the streams of each game that got new events. A stream that is woken reads its own game's
 events after the last one it sent, so a missed or spurious wake-up costs nothing but a
-read; streams also look by themselves every :data:`FALLBACK_SECONDS` in case a
+read (and a stream skips the read when it has already sent the latest version the hub
+knows of); streams also look by themselves every :data:`FALLBACK_SECONDS` in case a
 notification was missed. Events stored by this process wake its streams at once
 (:meth:`Hub.poke`).
 """
@@ -29,6 +30,8 @@ class Hub:
         self.store = store
         self.interval = interval
         self._waiters: dict[UUID, set[asyncio.Event]] = {}
+        self._latest: dict[UUID, int] = {}
+        """The highest version known stored, per game with open streams."""
         self._position: int | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -43,15 +46,24 @@ class Hub:
             waiters.discard(event)
             if not waiters:
                 del self._waiters[game_id]
+                self._latest.pop(game_id, None)
 
-    def _wake(self, game_id: UUID) -> None:
-        for event in self._waiters.get(game_id, ()):
+    def latest(self, game_id: UUID) -> int:
+        """The highest version of the game known to be stored (0: none seen yet)."""
+        return self._latest.get(game_id, 0)
+
+    def _wake(self, game_id: UUID, version: int) -> None:
+        waiters = self._waiters.get(game_id)
+        if not waiters or version <= self._latest.get(game_id, 0):
+            return
+        self._latest[game_id] = version
+        for event in waiters:
             event.set()
 
-    def poke(self, game_id: UUID) -> None:
-        """Wake the game's streams (callable from any thread)."""
+    def poke(self, game_id: UUID, version: int) -> None:
+        """The game is stored up to ``version``: wake its streams (from any thread)."""
         if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._wake, game_id)
+            self._loop.call_soon_threadsafe(self._wake, game_id, version)
 
     async def run(self) -> None:
         """Poll the notification log until cancelled."""
@@ -70,7 +82,7 @@ class Hub:
                 log.warning("stream poller: the event store did not answer")
                 continue
             for notification in notifications:
-                self._wake(notification.originator_id)  # type: ignore[arg-type]
+                self._wake(notification.originator_id, notification.originator_version)  # type: ignore[arg-type]
             if notifications:
                 self._position = notifications[-1].id
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -9,6 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+log = logging.getLogger("cascadia.server")
 PROBLEM_BASE = "https://cascadia.invalid/problems/"
 MEDIA_TYPE = "application/problem+json"
 
@@ -80,5 +82,7 @@ def install(app: FastAPI) -> None:
         return problem_response(Problem(error.status_code, name, title, detail))
 
     @app.exception_handler(Exception)
-    async def _bug(_: Request, error: Exception) -> JSONResponse:
+    async def _bug(request: Request, error: Exception) -> JSONResponse:
+        # the traceback goes to the server's log (no request data in it), not to the client
+        log.error("%s %s failed", request.method, request.url.path, exc_info=error)
         return problem_response(Problem(500, "internal-error", "Internal error", "the server failed"))
