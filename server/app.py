@@ -19,6 +19,7 @@ from typing import Annotated, Any
 from uuid import UUID
 
 from cascadia.bots.registry import BOTS
+from cascadia.domain.components import TILES
 from cascadia.domain.game import MAX_PLAYERS
 from cascadia.domain.options import RESTRICTIONS, GameOptions
 from cascadia.server import problems
@@ -254,6 +255,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 "max_players": MAX_PLAYERS,
                 "restrictions": list(RESTRICTIONS),
                 "options": defaults,
+                "tiles": [
+                    {"id": t.id, "habitats": list(t.habitats), "wildlife": list(t.wildlife)} for t in TILES
+                ],
             }
         )
 

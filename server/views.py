@@ -17,6 +17,8 @@ from typing import Any
 
 from cascadia.domain.events import GameEvent, GameStarted, SecretCardsDealt
 from cascadia.domain.state import GameState
+from cascadia.projections.player_view import SPECTATOR as VIEW_SPECTATOR
+from cascadia.projections.player_view import player_view
 from cascadia.projections.state_view import state_view
 
 SPECTATOR = -1
@@ -41,3 +43,10 @@ def event_for(event: GameEvent, viewer: int | None, finished: bool) -> dict[str,
         elif isinstance(event, SecretCardsDealt):
             payload["species"] = [card if seat == viewer else None for seat, card in enumerate(event.species)]
     return {"version": event.originator_version, "type": event.type, "payload": payload}
+
+
+def scores_for(state: GameState, viewer: int | None) -> dict[str, Any]:
+    """The running score sheet (the final one at the end) as ``viewer`` may see it: the
+    points that depend on a secret card it may not see yet are ``None`` (RULES.md 7.10,
+    :func:`~cascadia.projections.player_view.player_view`)."""
+    return player_view(state, VIEW_SPECTATOR if viewer is None else viewer)["scores"]
