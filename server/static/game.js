@@ -249,7 +249,7 @@ export function drawShared(view, catalogue, events, mySeat = null) {
   else label = `Turn ${k} of ${total} \u00b7 ${names[state.current_player]} to play`;
   $("turn-label").textContent = label;
   $("bag").textContent = `Bag: ${SPECIES.map((s) => `${state.bag[s]} ${s}`).join(", ")} \u00b7 ${state.stack_size} tiles in the stack`;
-  const cards = Object.entries(state.cards).map(([s, c]) => `${s} ${c}`).join(" \u00b7 ");
+  const cards = Object.entries(state.cards).map(([s, c]) => `${s} ${c ?? "?"}`).join(" \u00b7 ");
   const cardLine = [h("span", { text: `Scoring cards: ${cards}` })];
   if (state.secret_cards && state.secret_cards.length) {
     state.secret_cards.forEach((card, seat) => {
