@@ -37,7 +37,7 @@ from cascadia.server.store import (
     record_id,
 )
 from cascadia.server.tokens import new_token, token_digest
-from cascadia.server.views import event_for, scores_for, state_for
+from cascadia.server.views import event_for, state_for
 
 HUMAN = "human"
 log = logging.getLogger("cascadia.server")
@@ -167,7 +167,6 @@ class GameService:
         view = {
             **self.summary(record, game),
             "state": state_for(state, seat),
-            "scores": scores_for(state, seat),
             "seat": seat,
             "your_turn": None,
             "legal_commands": None,

@@ -7,8 +7,8 @@ so hiding it hides the order of the stack and of the bag. ``viewer`` is a seat n
 or ``None`` for a spectator (who sees no secret card). Once the game has ended
 everything is public.
 
-(When the projections' player view lands, :func:`state_for` and :func:`event_for`
-become calls to it.)
+The state is :func:`~cascadia.projections.player_view.player_view`'s (which also hides,
+with ``secret_cards``, the letters and running points of cards a viewer may not see).
 """
 
 from __future__ import annotations
@@ -17,20 +17,16 @@ from typing import Any
 
 from cascadia.domain.events import GameEvent, GameStarted, SecretCardsDealt
 from cascadia.domain.state import GameState
-from cascadia.projections.player_view import SPECTATOR as VIEW_SPECTATOR
-from cascadia.projections.player_view import player_view
-from cascadia.projections.state_view import state_view
-
-SPECTATOR = -1
-"""The seat number of nobody: a spectator sees only what every seat sees."""
+from cascadia.projections.player_view import EVERYTHING, SPECTATOR, player_view
 
 
 def state_for(state: GameState, viewer: int | None) -> dict[str, Any]:
-    """The state as ``viewer`` may see it."""
+    """The state as ``viewer`` may see it, with its running score sheet (``scores``)."""
     if state.finished:
-        return state_view(state)
-    view = state_view(state, SPECTATOR if viewer is None else viewer)
+        return player_view(state, EVERYTHING)
+    view = player_view(state, SPECTATOR if viewer is None else viewer)
     view["seed"] = None
+    view["draw_position"] = None
     return view
 
 
@@ -44,9 +40,3 @@ def event_for(event: GameEvent, viewer: int | None, finished: bool) -> dict[str,
             payload["species"] = [card if seat == viewer else None for seat, card in enumerate(event.species)]
     return {"version": event.originator_version, "type": event.type, "payload": payload}
 
-
-def scores_for(state: GameState, viewer: int | None) -> dict[str, Any]:
-    """The running score sheet (the final one at the end) as ``viewer`` may see it: the
-    points that depend on a secret card it may not see yet are ``None`` (RULES.md 7.10,
-    :func:`~cascadia.projections.player_view.player_view`)."""
-    return player_view(state, VIEW_SPECTATOR if viewer is None else viewer)["scores"]

@@ -138,7 +138,7 @@ export function drawBoards(container, view, catalogue, seats, { mark = null } = 
   const state = view.state;
   const boards = seats.map((s) => state.players[s].environment);
   const views = commonViews(boards.map((b) => boardView(b)));
-  const scores = view.scores ? view.scores.players : null;
+  const scores = view.state.scores ? view.state.scores.players : null;
   const sections = seats.map((seat, i) => {
     const player = state.players[seat];
     const svg = svgRoot([0, 0, 1, 1], { class: "board", preserveAspectRatio: "xMidYMid meet" });
@@ -263,8 +263,8 @@ export function drawShared(view, catalogue, events, mySeat = null) {
     });
   }
   $("cards").replaceChildren(...cardLine);
-  drawScores($("scores"), view.scores, names);
-  const hidden = view.scores.players.some((p) => p.total === null);
+  drawScores($("scores"), view.state.scores, names);
+  const hidden = view.state.scores.players.some((p) => p.total === null);
   $("scores-hint").textContent = state.finished ? "Final scores."
     : `Running scores: the boards as they stand now.${hidden ? " ? : it depends on a secret card not revealed yet." : ""}`;
   const others = state.players.map((p) => p.seat).filter((s) => s !== mySeat);

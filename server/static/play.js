@@ -83,7 +83,7 @@ function render() {
   const mine = view.your_turn;
   const cells = me.environment;
   $("my-name").textContent = `Your board (${me.name})`;
-  const myScore = `${known(view.scores.players[seat].total)} points \u00b7 `;
+  const myScore = `${known(view.state.scores.players[seat].total)} points \u00b7 `;
   $("my-info").textContent = `${myScore}${me.nature_tokens} nature token${me.nature_tokens === 1 ? "" : "s"}`;
 
   // -- the market -------------------------------------------------------------------------
