@@ -189,6 +189,15 @@ def click(driver: WebDriver, css: str, index: int = 0) -> None:
     raise AssertionError(f"could not click {css}")
 
 
+def matches(driver: WebDriver, target: int) -> int:
+    """The most edges the tile in hand matches at the ``target``-th legal hex (over its
+    rotations, as the rotation buttons count them)."""
+    click(driver, "#my-board path.target", target)
+    labels = [b.get_attribute("aria-label") for b in clickable(driver, "#rotations button")]
+    counts = [int(label.split(", ")[1].split()[0]) for label in labels]  # "rotation 2, 1 matching edges"
+    return max(counts, default=0)
+
+
 def play_one_step(driver: WebDriver, seen: set[str]) -> None:
     """Make the next move of the seat's turn by clicking, the way a player would: a
     market pair (once each: the three-alike wipe, a nature token's free choice or wipe
@@ -273,7 +282,9 @@ def test_a_human_plays_a_whole_game_against_greedy_by_clicking(server, browsers,
         labels.add(driver.find_element(By.ID, "turn-label").text)
         if not shots and len(labels) >= 6 and clickable(driver, "#my-board path.target"):
             shots = True  # the tile placement: legal hexes, a preview, its rotations
-            click(driver, "#my-board path.target", len(clickable(driver, "#my-board path.target")) // 2)
+            spots = range(len(clickable(driver, "#my-board path.target")))
+            best = max(spots, key=lambda i: matches(driver, i))
+            click(driver, "#my-board path.target", best)
             assert no_sideways_scroll(driver)
             screenshot(driver, "play-desktop.png", 1280)
             resize(driver, PHONE, 844)
