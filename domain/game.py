@@ -348,7 +348,8 @@ class Game:
         wipe of every non-empty subset of the occupied token slots) and every take;
         after taking, every tile placement and every token target or its return.
 
-        Each executes without error (:meth:`execute`); every other command is refused."""
+        Each executes without error (:meth:`execute`); every other command is refused, but
+        for a keystone in another rotation, the same placement (:meth:`recorded`)."""
         ts = self.state.turn_state
         if self.state.finished:
             return []
@@ -367,17 +368,30 @@ class Game:
             return commands + [Take(t, w) for t, w in self.legal_takes()]
         commands = []
         if ts.tile_hex is None:
-            if not self._restricts_placement():
+            if self._restricts_placement() or TILES[ts.taken_tile].keystone:  # a keystone: rotation 0
+                commands += [PlaceTile(q, r, rotation) for (q, r), rotation in self.legal_tile_placements()]
+            else:
                 for q, r in self.state.active.environment.open_hexes():
                     commands += _placements_at(q, r)
-            else:
-                keystone = TILES[ts.taken_tile].keystone  # a keystone may lie in any rotation
-                for (q, r), rotation in self.legal_tile_placements():
-                    commands += _placements_at(q, r) if keystone else [PlaceTile(q, r, rotation)]
         if not ts.wildlife_done:
             commands += [PlaceWildlife(q, r) for q, r in self.legal_wildlife_targets()]
             commands.append(ReturnWildlife())
         return commands
+
+    def recorded(self, command: Command) -> Command:
+        """``command`` as the game records it: a keystone looks the same in every rotation,
+        so its placement in any rotation is recorded, and offered by :meth:`legal_commands`,
+        with rotation 0 (one game has one log)."""
+        taken = self.state.turn_state.taken_tile
+        if (
+            isinstance(command, PlaceTile)
+            and taken is not None
+            and TILES[taken].keystone
+            and _is_int(command.rotation)
+            and 0 < command.rotation <= 5
+        ):
+            return PlaceTile(command.q, command.r, 0)
+        return command
 
     # -- commands --------------------------------------------------------------------
 

@@ -354,11 +354,14 @@ def game_svg(
     totals: Sequence[int | None] | None = None,
     legend: bool = True,
     size: float = HEX_SIZE,
+    columns: int | None = None,
 ) -> str:
-    """Several players' boards side by side (all seats by default), on one scale, each
+    """Several players' boards in a grid (all seats by default), on one scale, each
     with a caption (seat, name, nature tokens and, given ``totals``, the score).
 
-    ``highlight`` / ``token_highlight`` are ``(seat, hex)``: the tile or token placed last."""
+    ``columns`` boards per row: by default two rows of two for four boards (one row of
+    four would be some 1700 units wide), else one row. ``highlight`` /
+    ``token_highlight`` are ``(seat, hex)``: the tile or token placed last."""
     chosen = list(range(len(state.players))) if seats is None else list(seats)
     views = common_views([state.players[s].environment.tiles for s in chosen], size)
     captions = []
@@ -372,13 +375,16 @@ def game_svg(
     cell_width = max([v[2] for v in views] + [_CAPTION_CHAR * len(c) + 12 for c in captions])
     views = [(x - (cell_width - w) / 2, y, cell_width, h) for x, y, w, h in views]
     gap = 12.0
+    per_row = max(1, columns if columns is not None else (2 if len(chosen) == 4 else len(chosen)))
+    rows = max(1, -(-len(chosen) // per_row))
     parts: list[str] = []
     for index, (seat, view, caption) in enumerate(zip(chosen, views, captions, strict=True)):
         player = state.players[seat]
-        left = index * (cell_width + gap)
+        left = (index % per_row) * (cell_width + gap)
+        top = (index // per_row) * (_CAPTION + cell_height + gap)
         parts.append(
-            f'<text x="{num(left + 6)}" y="17" text-anchor="start" font-size="15" font-weight="600" '
-            f'fill="{INK}">{escape(caption)}</text>'
+            f'<text x="{num(left + 6)}" y="{num(top + 17)}" text-anchor="start" font-size="15" '
+            f'font-weight="600" fill="{INK}">{escape(caption)}</text>'
         )
         inner = board_fragments(player.environment, size)
         if highlight is not None and highlight[0] == seat and highlight[1] in player.environment.tiles:
@@ -390,13 +396,13 @@ def game_svg(
         ):
             inner.append(token_ring_fragment(*token_highlight[1], size))
         parts.append(
-            f'<svg class="board" data-seat="{seat}" x="{num(left)}" y="{num(_CAPTION)}" '
+            f'<svg class="board" data-seat="{seat}" x="{num(left)}" y="{num(top + _CAPTION)}" '
             f'width="{num(view[2])}" height="{num(view[3])}" viewBox="{_view_text(view)}">'
             + "".join(inner)
             + "</svg>"
         )
-    width = max(len(chosen) * (cell_width + gap) - gap, 1.0)
-    height = _CAPTION + cell_height
+    width = max(min(len(chosen), per_row) * (cell_width + gap) - gap, 1.0)
+    height = rows * (_CAPTION + cell_height + gap) - gap
     if legend:
         width = max(width, 92.0 * 5 + 2 * _MARGIN)
         fragment, legend_height = legend_fragment(_MARGIN, height + 4, width - 2 * _MARGIN)

@@ -8,6 +8,7 @@ import math
 import re
 import xml.etree.ElementTree as ET
 from functools import cache
+from pathlib import Path
 
 import pytest
 from cascadia.application.store import GameStore
@@ -28,6 +29,7 @@ from cascadia.projections.svg import (
     hex_center,
     market_svg,
 )
+from cascadia.replays import viewer
 from cascadia.replays.format import LogHeader, write_log
 from cascadia.replays.scores import final_score_sheet
 from cascadia.replays.viewer import render_html, viewer_data
@@ -162,6 +164,18 @@ def test_market_and_game_pictures():
     assert len(hex_groups(root)) == len(state.players[1].environment.tiles)
 
 
+def test_four_boards_wrap_into_two_rows_of_two():
+    state = Game.replay(events_of()).state
+    root = parse(game_svg(state))
+    boards = [s for s in root.iter(f"{NS}svg") if s.get("class") == "board"]
+    places = [(float(b.get("x")), float(b.get("y"))) for b in boards]
+    assert len({x for x, _ in places}) == 2 and len({y for _, y in places}) == 2
+    one_row = parse(game_svg(state, columns=4))
+    assert float(root.get("width")) < 0.6 * float(one_row.get("width"))
+    three = parse(game_svg(Game.replay(events_of(3, seed=7)).state))
+    assert len({s.get("y") for s in three.iter(f"{NS}svg") if s.get("class") == "board"}) == 1
+
+
 # -- HTML viewer ----------------------------------------------------------------------------
 
 
@@ -185,17 +199,37 @@ def test_viewer_has_one_snapshot_per_turn_plus_setup_and_stays_small(tmp_path):
     assert snapshots[-1]["scores"][0][12] == final_score_sheet(final)["players"][0]["total"]
     assert snapshots[-1]["tiles"] == [len(p.environment.tiles) for p in final.players]
     assert len(page.encode()) < 1_000_000  # 4 players, 80 turns
-    # every fragment the script clones is well-formed SVG
-    fragments = re.search(r'<template id="fragments"><svg>(.*?)</svg></template>', page, re.S).group(1)
-    root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{fragments}</svg>')
-    used = {k for s in snapshots for board in s["boards"] for k in board} | {
-        k for s in snapshots for k in s["market"]
-    }
-    assert used == set(range(len(root)))
+    # each snapshot's boards are the boards of the state after that turn
+    state = Game.replay([e for e in events if e.originator_version <= snapshots[7]["version"]]).state
+    for seat, board in enumerate(snapshots[7]["boards"]):
+        env = state.players[seat].environment
+        assert {(q, r): (t, rot) for q, r, t, rot, _ in board} == env.tiles
+        assert {(q, r): data["species"][w] for q, r, _, _, w in board if w >= 0} == env.wildlife
+    assert [[h, w] for h, w in data["catalogue"][:1]] == [[list(TILES[0].habitats), list(TILES[0].wildlife)]]
+
+
+def test_viewer_draws_with_the_clients_drawing_module():
+    page = render_html(events_of(2, seed=3))
+    draw = (Path(viewer.__file__).parents[1] / "server" / "static" / "draw.js").read_text(encoding="utf-8")
+    script = re.search(r'<script type="module">(.*?)</script>', page, re.S).group(1)
+    # draw.js is inlined whole, only its export keywords dropped
+    assert draw.replace("\nexport function ", "\nfunction ").replace("\nexport const ", "\nconst ") in script
+    assert "export " not in script and not re.search(r"^import ", script, re.M)
+    assert "function drawBoard(" in script and "drawBoard(" in script.split("function drawBoard(", 1)[1]
+
+
+def test_solo_snapshot_carries_the_rating():
+    data = viewer_data(events_of(1, seed=4))
+    last = data["snapshots"][-1]
+    assert last["finished"] and last["rating"]
+    assert all(s["rating"] for s in data["snapshots"])  # a solo sheet always rates
+    assert viewer_data(events_of(2, seed=3))["snapshots"][-1]["rating"] is None
 
 
 def test_viewer_refers_to_nothing_outside_the_file():
     page = render_html(events_of(2, seed=3))
+    assert page.count('"http://www.w3.org/2000/svg"') == 1  # the SVG namespace: a name, not a reference
+    page = page.replace('"http://www.w3.org/2000/svg"', "")
     assert "http://" not in page and "https://" not in page
     assert not re.search(r"\b(src|href|xlink:href)\s*=", page)
     assert "@import" not in page and "url(" not in page
@@ -223,7 +257,7 @@ def test_every_event_type_reads_as_a_sentence():
         events_of(2, seed=6, secret_cards=True, no_starter=True, two_card_sets=True),
         events_of(3, seed=9, market_of_three=True),
     ):
-        data = viewer_data(events).data
+        data = viewer_data(events)
         assert len(data["snapshots"]) == sum(isinstance(e, ev.TurnEnded) for e in events) + 1
         names = [f"seat-name-{i}" for i in range(len(data["names"]))]
         for event in events:
@@ -240,7 +274,7 @@ def test_every_event_type_reads_as_a_sentence():
 def test_a_log_cut_inside_a_turn_ends_with_an_unfinished_snapshot():
     events = events_of(2, seed=3)
     cut = next(i for i, e in enumerate(events) if isinstance(e, ev.TilePlaced) and i > 40)
-    snapshots = viewer_data(events[:cut]).data["snapshots"]
+    snapshots = viewer_data(events[:cut])["snapshots"]
     assert not snapshots[-1]["complete"] and snapshots[-1]["player"] is None
     assert all(s["complete"] for s in snapshots[:-1])
 

@@ -1,0 +1,280 @@
+// What the play page and the spectator page share: loading a game's view, following its
+// event stream, drawing the boards, the scores, the recent events and the end screen.
+import { ApiError, api } from "./api.js";
+import {
+  HABITATS, SPECIES, boardView, commonViews, drawBoard, habitatChip, speciesChip, svgRoot,
+} from "./draw.js";
+
+export const $ = (id) => document.getElementById(id);
+
+/** A score the viewer may see, or "?" (null: it depends on a secret card still hidden). */
+export const known = (value) => (value === null || value === undefined ? "?" : String(value));
+
+export function h(tag, attrs = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") node.textContent = String(value);
+    else if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children) node.append(typeof child === "string" ? document.createTextNode(child) : child);
+  return node;
+}
+
+/** The game id and seat of the page's address (``?game=...&seat=...``). */
+export function pageParams() {
+  const params = new URLSearchParams(location.search);
+  const seat = params.get("seat");
+  return { game: params.get("game"), seat: seat === null ? null : Number(seat) };
+}
+
+/** Turn numbers a player understands: each player's own turn ``k`` of ``total``
+ * (``state.turn`` counts over all players; turns left = the stack, plus this one). */
+export function turnOf(state) {
+  const players = state.players.length;
+  const total = Math.round((state.turn + state.stack_size) / players);
+  const k = Math.min(total, Math.floor((state.turn - 1) / players) + 1);
+  return { k, total };
+}
+
+/** A game event in words, for the recent-events list. */
+export function eventText(e, names) {
+  const p = e.payload || {};
+  const who = names[p.player] ?? (p.seat !== undefined ? names[p.seat] : "");
+  switch (e.type) {
+    case "PairTaken": return `${who} took tile ${p.tile} and a ${p.wildlife}`;
+    case "TilePlaced": return `${who} placed tile ${p.tile} at (${p.q}, ${p.r})`;
+    case "WildlifePlaced": return `${who} placed the ${p.wildlife} at (${p.q}, ${p.r})`;
+    case "WildlifeReturned": return `${who} returned the ${p.wildlife} to the bag`;
+    case "NatureTokenEarned": return `${who} earned a nature token`;
+    case "NatureTokenSpent": return `${who} spent a nature token (${p.action === "wipe" ? "wipe" : "free choice"})`;
+    case "WildlifeReplaced": return `${who} wiped ${p.set_aside.join(", ")}; drawn ${p.drawn.join(", ")}`;
+    case "OverpopulationWiped": return p.mandatory ? `Four ${p.set_aside[0]} in the market: wiped` : `${who} wiped three ${p.set_aside[0]}`;
+    case "SecretCardRevealed": return `${who} revealed a secret card: ${p.species}`;
+    case "TurnEnded": return `End of turn ${p.turn} (${who})`;
+    case "GameEnded": return `Game over after ${p.turns} turns`;
+    case "SoloPairDiscarded": return `Solo: tile ${p.tile} and the ${p.wildlife} leave the game`;
+    default: return null;
+  }
+}
+
+/** Follows a game: loads its view (as the seat of ``token``, or as a spectator), then
+ * reloads it whenever the event stream brings something new; ``onView(view, events)``
+ * gets each view and the events seen since the previous one. */
+export class GameFeed {
+  constructor(gameId, token, onView, onError) {
+    Object.assign(this, { gameId, token, onView, onError });
+    this.view = null;
+    this.pending = [];
+    this.timer = null;
+    this.source = null;
+    this.closed = false;
+  }
+
+  async load() {
+    const view = await api(`/api/games/${this.gameId}`, { token: this.token });
+    const events = this.pending;
+    this.pending = [];
+    if (!this.view || view.version > this.view.version) {
+      this.view = view;
+      this.onView(view, events);
+    }
+    return view;
+  }
+
+  reloadSoon() {
+    if (this.timer !== null) return;
+    this.timer = setTimeout(async () => {
+      this.timer = null;
+      try {
+        await this.load();
+      } catch (err) {
+        this.onError(err);
+      }
+    }, 80);
+  }
+
+  async connect() {
+    if (this.closed || (this.view && this.view.finished)) return;
+    let url = `/api/games/${this.gameId}/stream?after=${this.view ? this.view.version : 0}`;
+    if (this.token) {
+      const { ticket } = await api(`/api/games/${this.gameId}/stream-tickets`, { method: "POST", token: this.token });
+      url += `&ticket=${encodeURIComponent(ticket)}`;
+    }
+    const source = new EventSource(url);
+    this.source = source;
+    source.addEventListener("game-event", (message) => {
+      try {
+        this.pending.push(JSON.parse(message.data));
+      } catch (err) {
+        // an unreadable message: the reload below still brings the state
+      }
+      this.reloadSoon();
+    });
+    source.addEventListener("game-over", () => {
+      source.close();
+      this.closed = true;
+      this.reloadSoon();
+    });
+    source.addEventListener("error", () => {
+      if (source.readyState === EventSource.CLOSED && !this.closed) {
+        // a ticket is good for 60 s: a reconnect needs a new one
+        setTimeout(() => this.connect().catch((err) => this.onError(err)), 1000);
+        this.reloadSoon();
+      }
+    });
+  }
+
+  close() {
+    this.closed = true;
+    if (this.source) this.source.close();
+  }
+}
+
+/** The boards of ``seats`` into ``container`` (one section per seat), on one scale. */
+export function drawBoards(container, view, catalogue, seats, { mark = null } = {}) {
+  const state = view.state;
+  const boards = seats.map((s) => state.players[s].environment);
+  const views = commonViews(boards.map((b) => boardView(b)));
+  const scores = view.state.scores ? view.state.scores.players : null;
+  const sections = seats.map((seat, i) => {
+    const player = state.players[seat];
+    const svg = svgRoot([0, 0, 1, 1], { class: "board", preserveAspectRatio: "xMidYMid meet" });
+    drawBoard(svg, boards[i], catalogue, { view: views[i], highlight: mark && mark[seat] });
+    const info = [`${player.nature_tokens} nature`, `${boards[i].length} tiles`];
+    if (scores) info.unshift(`${known(scores[seat].total)} points`);
+    return h("section", {
+      class: `player${state.current_player === seat && !state.finished ? " current" : ""}`, "data-seat": seat,
+    }, [h("h3", {}, [h("span", { class: "pname", text: `${player.name}` }), h("span", { class: "pinfo", text: info.join(" \u00b7 ") })]), svg]);
+  });
+  container.replaceChildren(...sections);
+}
+
+/** The score table (running scores, or the final sheet) into ``table``. */
+export function drawScores(table, sheet, names) {
+  const head = h("tr", {}, [
+    h("th", { class: "name", text: "player" }), h("th", { class: "total", text: "total" }), h("th", { text: "rank" }),
+    ...SPECIES.map((s) => h("th", { title: s }, [h("span", { class: "col" }, [speciesChip(s, 15), s])])),
+    ...HABITATS.map((x) => h("th", { title: `${x} corridor` }, [h("span", { class: "col" }, [habitatChip(x, 12), x])])),
+    h("th", { text: "bonus", title: "habitat majority bonuses" }), h("th", { text: "nature", title: "unspent nature tokens" }),
+  ]);
+  const rows = sheet.players.map((p) => h("tr", { class: p.rank === 1 ? "lead" : "" }, [
+    h("td", { class: "name", text: names[p.seat] }), h("td", { class: "total", text: known(p.total) }),
+    h("td", { text: known(p.rank) }),
+    ...SPECIES.map((s) => h("td", { text: known(p.wildlife[s]) })),
+    ...HABITATS.map((x) => h("td", { text: known(p.habitat_points[x]) })),
+    h("td", { text: known(p.bonus_total) }), h("td", { text: known(p.nature_tokens) }),
+  ]));
+  table.replaceChildren(h("thead", {}, [head]), h("tbody", {}, rows));
+}
+
+/** SHA-256 of the seed commitment (server/API.md): checks the revealed seed and salt. */
+export async function commitmentHolds(seedText, saltHex, commitment) {
+  if (!(crypto && crypto.subtle)) return null;
+  const prefix = new TextEncoder().encode("cascadia-seed-commitment/v1");
+  const seed = BigInt(seedText);
+  const bytes = new Uint8Array(prefix.length + 1 + 8 + saltHex.length / 2);
+  bytes.set(prefix, 0);
+  let at = prefix.length + 1;
+  for (let i = 7; i >= 0; i--) bytes[at++] = Number((seed >> BigInt(8 * i)) & 0xffn);
+  for (let i = 0; i < saltHex.length; i += 2) bytes[at++] = parseInt(saltHex.slice(i, i + 2), 16);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  return hex === commitment;
+}
+
+/** The end screen: winner, final scores, the seed revealed, the commitment checked, the
+ * log to download. */
+export async function drawEnd(box, view, token) {
+  const names = view.state.players.map((p) => p.name);
+  const [sheet, fairnessText] = await Promise.all([
+    api(`/api/games/${view.game_id}/score`, { token }),
+    api(`/api/games/${view.game_id}/fairness`, { token, raw: true }),
+  ]);
+  const fairness = JSON.parse(fairnessText);
+  // the seed is a 64-bit number: read its digits from the text, not as a JS number
+  const seedText = (/"seed"\s*:\s*"?(\d+)/.exec(fairnessText) || [])[1] || String(fairness.seed);
+  const winners = sheet.players.filter((p) => p.rank === 1);
+  let headline;
+  if (names.length === 1) headline = `Game over: ${winners[0].total} points \u00b7 rating: ${sheet.solo_rating}`;
+  else if (winners.length === 1) headline = `\u2605 ${names[winners[0].seat]} wins with ${winners[0].total} points`;
+  else headline = `\u2605 Shared win: ${winners.map((p) => names[p.seat]).join(" and ")}, ${winners[0].total} points`;
+  const verdict = h("p", { class: "verdict", id: "commitment-verdict", text: "Checking the seed commitment\u2026" });
+  const table = h("table", { id: "final-scores" });
+  drawScores(table, sheet, names);
+  box.replaceChildren(
+    h("h2", { id: "winner", text: headline }),
+    h("div", { class: "scroll" }, [table]),
+    h("p", {}, [`Seed: `, h("code", { id: "seed", text: seedText }), ` \u00b7 salt `, h("code", { class: "salt", text: fairness.salt })]),
+    verdict,
+    h("p", {}, [
+      h("a", { id: "download-log", class: "button", href: `/api/games/${view.game_id}/log`, download: `${view.game_id}.cascadia`, text: "Download the game log" }),
+      " ",
+      h("a", { class: "button secondary", href: "/", text: "Back to the lobby" }),
+    ]),
+    h("p", { class: "hint", text: "Anyone can re-check the whole game: cascadia audit GAME.cascadia re-derives every draw from the seed." }),
+  );
+  box.hidden = false;
+  try {
+    const holds = await commitmentHolds(seedText, fairness.salt, fairness.commitment);
+    verdict.textContent = holds === null ? "This browser cannot check the seed commitment (no WebCrypto)."
+      : holds ? "\u2714 The seed matches the commitment published when the game was created."
+        : "\u2718 The seed does NOT match the commitment published at creation.";
+    verdict.className = `verdict ${holds ? "ok" : "bad"}`;
+  } catch (err) {
+    verdict.textContent = `The seed commitment could not be checked: ${err.message}`;
+  }
+}
+
+export function showError(err) {
+  const box = $("error");
+  if (!box) return;
+  box.textContent = err instanceof ApiError ? `${err.problem.title || "Error"}: ${err.message}` : String(err.message || err);
+  box.hidden = false;
+}
+
+const recent = [];
+
+/** What both pages show the same way: the turn label, bag, cards, scores, other boards,
+ * recent events. ``mySeat`` is left out of the boards (the play page draws it itself). */
+export function drawShared(view, catalogue, events, mySeat = null) {
+  const state = view.state;
+  const names = state.players.map((p) => p.name);
+  const { k, total } = turnOf(state);
+  let label;
+  if (state.finished) label = "Game over";
+  else if (view.your_turn) label = `Your turn ${k} of ${total}`;
+  else label = `Turn ${k} of ${total} \u00b7 ${names[state.current_player]} to play`;
+  $("turn-label").textContent = label;
+  $("bag").textContent = `Bag: ${SPECIES.map((s) => `${state.bag[s]} ${s}`).join(", ")} \u00b7 ${state.stack_size} tiles in the stack`;
+  const cards = Object.entries(state.cards).map(([s, c]) => `${s} ${c ?? "?"}`).join(" \u00b7 ");
+  const cardLine = [h("span", { text: `Scoring cards: ${cards}` })];
+  if (state.secret_cards && state.secret_cards.length) {
+    state.secret_cards.forEach((card, seat) => {
+      if (card !== null) {
+        const mine = seat === mySeat;
+        cardLine.push(" \u00b7 ", h("span", {
+          class: mine ? "secret" : "", id: mine ? "my-secret" : null,
+          text: `${mine ? "your" : `${names[seat]}'s`} secret card: ${card}`,
+        }));
+      }
+    });
+  }
+  $("cards").replaceChildren(...cardLine);
+  drawScores($("scores"), view.state.scores, names);
+  const hidden = view.state.scores.players.some((p) => p.total === null);
+  $("scores-hint").textContent = state.finished ? "Final scores."
+    : `Running scores: the boards as they stand now.${hidden ? " ? : it depends on a secret card not revealed yet." : ""}`;
+  const others = state.players.map((p) => p.seat).filter((s) => s !== mySeat);
+  const mark = {};
+  for (const e of events) if (e.type === "TilePlaced") mark[e.payload.player] = { q: e.payload.q, r: e.payload.r };
+  drawBoards($("boards"), view, catalogue, others, { mark });
+  for (const e of events) {
+    const line = eventText(e, names);
+    if (line) recent.unshift(line);
+  }
+  recent.splice(30);
+  $("events").replaceChildren(...recent.map((line) => h("li", { text: line })));
+}

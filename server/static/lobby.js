@@ -1,0 +1,121 @@
+// The lobby: create a game (seats: humans or bots by name; options), the seats' join
+// links, joining by a pasted link, the games of the server to watch.
+import { api } from "./api.js";
+import { $, h, showError } from "./game.js";
+
+let options = null;
+
+function seatRow(kind = "human", name = "") {
+  const select = h("select", { class: "seat-kind", "aria-label": "seat" }, [
+    h("option", { value: "human", text: "human" }),
+    ...options.bots.map((b) => h("option", { value: `bot:${b}`, text: `bot: ${b}` })),
+  ]);
+  select.value = kind;
+  const input = h("input", { class: "seat-name", type: "text", maxlength: 24, placeholder: "name", value: name, "aria-label": "name" });
+  const row = h("div", { class: "seat-row" }, [
+    select, input,
+    h("button", {
+      type: "button", class: "secondary", text: "Remove", "aria-label": "remove this seat",
+      onclick: () => { row.remove(); update(); },
+    }),
+  ]);
+  const sync = () => { input.hidden = select.value !== "human"; };
+  select.addEventListener("change", sync);
+  sync();
+  return row;
+}
+
+function update() {
+  const rows = $("seats").children.length;
+  $("add-seat").disabled = rows >= options.max_players;
+  for (const b of $("seats").querySelectorAll("button")) b.disabled = rows <= 1;
+}
+
+async function create(event) {
+  event.preventDefault();
+  const seats = [...$("seats").children].map((row, i) => {
+    const kind = row.querySelector(".seat-kind").value;
+    if (kind.startsWith("bot:")) return { bot: kind.slice(4) };
+    return { name: row.querySelector(".seat-name").value.trim() || `player ${i + 1}` };
+  });
+  const body = {
+    seats,
+    options: {
+      cards: $("cards").value,
+      balanced_bag: $("balanced-bag").checked,
+      majority_bonus: $("majority").checked,
+      rules: [...$("restrictions").querySelectorAll("input:checked")].map((i) => i.value),
+    },
+  };
+  try {
+    $("create-game").disabled = true;
+    const created = await api("/api/games", { method: "POST", body });
+    $("error").hidden = true;
+    const items = created.seats.map((s) => {
+      if (!s.join_link) return h("li", { text: `seat ${s.seat}: ${s.name} (bot)` });
+      const link = new URL(s.join_link, location.href).href;
+      return h("li", { "data-seat": s.seat }, [
+        `seat ${s.seat}: ${s.name} \u00b7 `,
+        h("a", { class: "button join", href: s.join_link, "data-seat": s.seat, text: `Play as ${s.name}` }),
+        " ",
+        h("button", {
+          type: "button", class: "secondary", text: "Copy link",
+          onclick: (e) => navigator.clipboard.writeText(link).then(() => { e.target.textContent = "Copied"; }, () => { e.target.textContent = "Copy failed"; }),
+        }),
+        h("br"), h("code", { class: "join-link", text: link }),
+      ]);
+    });
+    items.push(h("li", {}, ["Spectators: ", h("a", { href: created.spectate_link, text: new URL(created.spectate_link, location.href).href })]));
+    $("links").replaceChildren(...items);
+    $("created").hidden = false;
+    $("created").scrollIntoView({ block: "start" });
+    refresh();
+  } catch (err) {
+    showError(err);
+  } finally {
+    $("create-game").disabled = false;
+  }
+}
+
+async function refresh() {
+  try {
+    const { games } = await api("/api/games?limit=30");
+    const items = games.map((g) => h("li", {}, [
+      h("span", { text: g.seats.map((s) => s.name + (s.kind === "bot" ? " (bot)" : "")).join(", ") }),
+      h("span", { class: "hint", text: g.finished ? "finished" : `turn ${g.turn}` }),
+      h("a", { href: `/spectate.html?game=${encodeURIComponent(g.game_id)}`, text: g.finished ? "see the result" : "watch" }),
+    ]));
+    $("games").replaceChildren(...(items.length ? items : [h("li", { class: "hint", text: "No games yet." })]));
+  } catch (err) {
+    showError(err);
+  }
+}
+
+async function start() {
+  try {
+    options = await api("/api/options");
+  } catch (err) {
+    showError(err);
+    return;
+  }
+  $("seats").append(seatRow("human", "you"), seatRow(options.bots.includes("greedy") ? "bot:greedy" : `bot:${options.bots[0]}`));
+  update();
+  $("add-seat").addEventListener("click", () => { $("seats").append(seatRow()); update(); });
+  $("restrictions").replaceChildren(...options.restrictions.map((r) => h("label", {}, [h("input", { type: "checkbox", value: r }), r.replaceAll("_", " ")])));
+  $("create").addEventListener("submit", create);
+  $("join").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("join-link").value.trim();
+    try {
+      const url = new URL(text, location.href);
+      if (url.origin !== location.origin || !url.pathname.endsWith("/play.html")) throw new Error("not a join link of this server");
+      location.assign(url.href);
+    } catch (err) {
+      showError(new Error(`That is not a join link of this server: ${err.message}`));
+    }
+  });
+  $("refresh").addEventListener("click", refresh);
+  refresh();
+}
+
+start();

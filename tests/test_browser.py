@@ -1,0 +1,490 @@
+"""The browser client and the HTML replay viewer in a real browser: Selenium driving
+Debian's ``chromium`` and ``chromium-driver`` (headless; nothing is downloaded).
+
+The server runs in a uvicorn thread on a free port of 127.0.0.1 with its own data
+directory. Without chromium these tests skip, unless ``CASCADIA_REQUIRE_BROWSER=1``
+(``.ci/run`` sets it), when they fail. ``CASCADIA_SCREENSHOTS=DIR`` saves the pages'
+screenshots there (``docs/`` holds the ones the README shows).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cascadia.bots.registry import play_game
+from cascadia.domain.options import GameOptions
+from cascadia.replays.viewer import render_html
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+REQUIRED = os.environ.get("CASCADIA_REQUIRE_BROWSER") == "1"
+PHONE = 390
+SCREENSHOTS = os.environ.get("CASCADIA_SCREENSHOTS")
+
+try:
+    from selenium import webdriver
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.remote.webdriver import WebDriver
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:  # pragma: no cover - selenium is in the test extra
+    webdriver = None
+
+_missing = (
+    "selenium is not installed"
+    if webdriver is None
+    else None
+    if os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)
+    else f"no {CHROMIUM} / {CHROMEDRIVER} (apt-get install chromium chromium-driver)"
+)
+if _missing and REQUIRED:
+    raise RuntimeError(f"CASCADIA_REQUIRE_BROWSER=1 but {_missing}")
+pytestmark = pytest.mark.skipif(_missing is not None, reason=_missing or "")
+
+
+# -- fixtures -----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[str]:
+    """The game server (API and client) on a free port; its base URL."""
+    import uvicorn
+    from cascadia.server.app import ServerConfig, create_app
+
+    home = tmp_path_factory.mktemp("server-home")
+    app = create_app(ServerConfig(home=str(home), env={}))
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    runner = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    thread = threading.Thread(target=runner.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not runner.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    runner.should_exit = True
+    thread.join(10)
+    sock.close()
+
+
+@pytest.fixture(scope="module")
+def browsers(tmp_path_factory) -> Iterator[Callable[..., WebDriver]]:
+    """Makes headless chromium sessions (each its own profile: its own sessionStorage);
+    all are closed at the end of the module."""
+    made: list[WebDriver] = []
+
+    def make(width: int = 1280, height: int = 900) -> WebDriver:
+        downloads = tmp_path_factory.mktemp("downloads")
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                    f"--window-size={max(width, 500)},{height}", "--hide-scrollbars"):
+            options.add_argument(arg)
+        options.add_experimental_option("prefs", {"download.default_directory": str(downloads)})
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+        driver.download_dir = downloads  # type: ignore[attr-defined]
+        made.append(driver)
+        resize(driver, width, height)
+        return driver
+
+    yield make
+    for driver in made:
+        driver.quit()
+
+
+def resize(driver: WebDriver, width: int, height: int = 900) -> None:
+    """The page's viewport: ``width`` CSS pixels (a phone below 500: mobile emulation,
+    as desktop chromium keeps windows at least 500 px wide)."""
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500},
+    )
+
+
+def screenshot(driver: WebDriver, name: str, width: int) -> None:
+    """Save a full-page screenshot as ``name`` when CASCADIA_SCREENSHOTS names a folder."""
+    if not SCREENSHOTS:
+        return
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    resize(driver, width, min(height, 3000))
+    time.sleep(0.3)
+    driver.save_screenshot(str(Path(SCREENSHOTS) / name))
+    resize(driver, width)
+
+
+def js_errors(driver: WebDriver) -> list[str]:
+    return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def wait(driver: WebDriver, condition: Callable[[WebDriver], Any], seconds: float = 20) -> Any:
+    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(condition)
+
+
+def no_sideways_scroll(driver: WebDriver) -> bool:
+    return driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def inside_viewport(driver: WebDriver, element) -> bool:
+    """Whether ``element`` lies within the viewport's width, its text not spilling out."""
+    return driver.execute_script(
+        "const e = arguments[0], b = e.getBoundingClientRect();"
+        "return b.width > 0 && b.left >= 0 && b.right <= window.innerWidth"
+        " && e.scrollWidth <= e.clientWidth + 1;",
+        element,
+    )
+
+
+def api(server: str, path: str, body: dict[str, Any] | None = None, token: str | None = None) -> Any:
+    request = urllib.request.Request(server + path, method="POST" if body is not None else "GET")
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    data = None if body is None else json.dumps(body).encode()
+    with urllib.request.urlopen(request, data, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+# -- playing by clicking ------------------------------------------------------------------
+
+
+def version(driver: WebDriver) -> int:
+    return int(driver.execute_script("return document.body.dataset.version || 0"))
+
+
+def confirm(driver: WebDriver, button_id: str) -> None:
+    """Click a confirming button and wait for the page to show the stored move."""
+    before = version(driver)
+    driver.find_element(By.ID, button_id).click()
+    busy = "return document.body.dataset.busy === 'true'"
+    wait(driver, lambda d: version(d) > before and not d.execute_script(busy))
+
+
+def clickable(driver: WebDriver, css: str) -> list:
+    return [e for e in driver.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()]
+
+
+def click(driver: WebDriver, css: str, index: int = 0) -> None:
+    """Click the ``index``-th visible element matching ``css`` (found afresh: the page
+    redraws its SVG after every choice)."""
+    for _ in range(5):
+        try:
+            found = clickable(driver, css)
+            found[index % len(found)].click()
+            return
+        except StaleElementReferenceException:
+            time.sleep(0.1)
+    raise AssertionError(f"could not click {css}")
+
+
+def matches(driver: WebDriver, target: int) -> int:
+    """The most edges the tile in hand matches at the ``target``-th legal hex (over its
+    rotations, as the rotation buttons count them)."""
+    click(driver, "#my-board path.target", target)
+    labels = [b.get_attribute("aria-label") for b in clickable(driver, "#rotations button")]
+    counts = [int(label.split(", ")[1].split()[0]) for label in labels]  # "rotation 2, 1 matching edges"
+    return max(counts, default=0)
+
+
+def play_one_step(driver: WebDriver, seen: set[str]) -> None:
+    """Make the next move of the seat's turn by clicking, the way a player would: a
+    market pair (once each: the three-alike wipe, a nature token's free choice or wipe
+    when offered), a legal hex with a rotation, a token target or else the return."""
+    if clickable(driver, "#wipe-three") and "three" not in seen:
+        seen.add("three")
+        confirm(driver, "wipe-three")
+        return
+    if clickable(driver, "#nature-free") and "free" not in seen:
+        seen.add("free")
+        confirm(driver, "nature-free")
+        click(driver, "#market-svg g.slot[role=button]", 0)
+        click(driver, "#market-svg g.market-token[role=button]", -1)  # a tile and a token of two slots
+        assert "Take tile" in driver.find_element(By.ID, "take").text
+        confirm(driver, "take")
+        return
+    if clickable(driver, "#nature-wipe") and "wipe" not in seen:
+        seen.add("wipe")
+        driver.find_element(By.ID, "nature-wipe").click()
+        click(driver, "#market-svg g.market-token[role=button]", 1)
+        confirm(driver, "confirm-wipe")
+        return
+    if clickable(driver, "#market-svg g.slot[role=button]"):
+        click(driver, "#market-svg g.slot[role=button]", len(seen))
+        confirm(driver, "take")
+        seen.add(f"take{len(seen)}")
+        return
+    if clickable(driver, "#my-board path.target"):
+        middle = len(clickable(driver, "#my-board path.target")) // 2  # keeps the board compact
+        click(driver, "#my-board path.target", middle)
+        if clickable(driver, "#rotations button"):
+            seen.add("rotations")
+            click(driver, "#rotations button", -1)
+            chosen = driver.find_element(By.CSS_SELECTOR, "#rotations button:last-child")
+            assert "chosen" in chosen.get_attribute("class")
+        assert driver.find_elements(By.CSS_SELECTOR, "#my-board g.preview")
+        confirm(driver, "place-tile")
+        return
+    if clickable(driver, "#my-board circle.token-target"):
+        click(driver, "#my-board circle.token-target", 0)
+        seen.add("token")
+        confirm(driver, "place-token")
+        return
+    confirm(driver, "return-token")
+    seen.add("return")
+
+
+def ended(driver: WebDriver) -> bool:
+    return driver.find_element(By.ID, "end").is_displayed()
+
+
+# -- tests --------------------------------------------------------------------------------
+
+
+def test_a_human_plays_a_whole_game_against_greedy_by_clicking(server, browsers, cli):
+    driver = browsers()
+    driver.get(server + "/")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#seats .seat-row"))
+    kinds = [e.get_attribute("value") for e in driver.find_elements(By.CSS_SELECTOR, "#seats .seat-kind")]
+    assert kinds == ["human", "bot:greedy"]
+    resize(driver, PHONE, 844)
+    assert no_sideways_scroll(driver)
+    resize(driver, 1280)
+    driver.find_element(By.ID, "create-game").click()
+    join = wait(driver, lambda d: clickable(d, "#links a.join"))[0]
+    assert "#token=" in join.get_attribute("href")
+    join.click()
+    wait(driver, lambda d: d.execute_script("return document.body.dataset.version"))
+    # the token went from the address bar to sessionStorage
+    assert "token" not in driver.current_url
+    assert driver.execute_script("return Object.keys(sessionStorage).length") == 1
+
+    seen: set[str] = set()
+    labels: set[str] = set()
+    shots = False
+    deadline = time.monotonic() + 150
+    while not ended(driver):
+        assert time.monotonic() < deadline, f"the game did not end; steps seen: {sorted(seen)}"
+        wait(driver, lambda d: ended(d) or d.find_element(By.ID, "turn-label").text.startswith("Your turn"))
+        if ended(driver):
+            break
+        labels.add(driver.find_element(By.ID, "turn-label").text)
+        if not shots and len(labels) >= 6 and clickable(driver, "#my-board path.target"):
+            shots = True  # the tile placement: legal hexes, a preview, its rotations
+            spots = range(len(clickable(driver, "#my-board path.target")))
+            best = max(spots, key=lambda i: matches(driver, i))
+            click(driver, "#my-board path.target", best)
+            assert no_sideways_scroll(driver)
+            screenshot(driver, "play-desktop.png", 1280)
+            resize(driver, PHONE, 844)
+            assert no_sideways_scroll(driver)
+            assert inside_viewport(driver, driver.find_element(By.ID, "turn-label"))
+            screenshot(driver, "play-phone.png", PHONE)
+            resize(driver, 1280)
+        play_one_step(driver, seen)
+    assert {"Your turn 1 of 20", "Your turn 20 of 20"} <= labels
+    assert {"rotations"} <= seen and ("token" in seen or "return" in seen)
+
+    # the end screen: winner, scores, seed revealed and checked against the commitment
+    winner = driver.find_element(By.ID, "winner").text
+    assert "wins" in winner or "Shared win" in winner
+    wait(driver, lambda d: "commitment" in d.find_element(By.ID, "commitment-verdict").text
+         and not d.find_element(By.ID, "commitment-verdict").text.startswith("Checking"))
+    assert driver.find_element(By.ID, "commitment-verdict").text.startswith("\u2714")
+    seed = driver.find_element(By.ID, "seed").text
+    assert seed.isdigit()
+    rows = driver.find_elements(By.CSS_SELECTOR, "#final-scores tbody tr")
+    assert [r.find_element(By.CSS_SELECTOR, "td.name").text for r in rows] == ["you", "greedy"]
+    screenshot(driver, "play-end.png", 1280)
+
+    # the log, downloaded by the browser, passes the audit and holds the revealed seed
+    driver.find_element(By.ID, "download-log").click()
+    folder: Path = driver.download_dir  # type: ignore[attr-defined]
+    logs = wait(driver, lambda d: [p for p in folder.glob("*.cascadia")], 20)
+    code, out, err = cli("audit", str(logs[0]), "--json", home=False)
+    assert code == 0, err
+    assert json.loads(out)
+    assert not js_errors(driver)
+
+
+def test_two_humans_see_only_their_own_secret_card_and_each_others_moves_live(server, browsers):
+    seats = [{"name": "ann"}, {"name": "bob"}]
+    created = api(server, "/api/games", {"seats": seats, "options": {"rules": ["secret_cards"]}})
+    game = created["game_id"]
+    pages = []
+    for seat in created["seats"]:
+        driver = browsers()
+        if seat["seat"] == 0:
+            driver.get(server + seat["join_link"])
+        else:  # bob pastes his link into the lobby, where the game is listed
+            driver.get(server + "/")
+            wait(driver, lambda d: "ann, bob" in d.find_element(By.ID, "games").text)
+            driver.find_element(By.ID, "join-link").send_keys(server + seat["join_link"])
+            driver.find_element(By.CSS_SELECTOR, "#join button").click()
+        wait(driver, lambda d: d.execute_script("return document.body.dataset.version"))
+        assert "token" not in driver.current_url and "/play.html?game=" in driver.current_url
+        pages.append(driver)
+    watcher = browsers(PHONE, 844)
+    watcher.get(server + created["spectate_link"])
+    wait(watcher, lambda d: d.find_elements(By.CSS_SELECTOR, "#boards section.player"))
+
+    views = [api(server, f"/api/games/{game}", token=s["token"]) for s in created["seats"]]
+    cards = [v["state"]["secret_cards"] for v in views]
+    for seat, page in enumerate(pages):
+        mine = cards[seat][seat]
+        assert mine is not None and cards[seat][1 - seat] is None
+        assert page.find_element(By.ID, "my-secret").text == f"your secret card: {mine}"
+        assert "secret card" not in page.find_element(By.ID, "cards").text.replace("your secret card", "")
+        # the points of the other's card species, and so the totals, are hidden too
+        assert "?" in page.find_element(By.ID, "scores").text
+    assert not watcher.find_elements(By.ID, "my-secret")
+    assert "secret card" not in watcher.find_element(By.ID, "cards").text
+
+    # three turns: each move shows up in the other browser and the spectator's, no reload
+    for _ in range(3):
+        state = api(server, f"/api/games/{game}")["state"]
+        active, other = pages[state["current_player"]], pages[1 - state["current_player"]]
+        assert active.find_element(By.ID, "turn-label").text.startswith("Your turn")
+        seat = state["current_player"]
+        tiles = len(state["players"][seat]["environment"])
+        marker = other.execute_script("return (window.__same_page = 'page-' + Math.random())")
+        seen: set[str] = {"three", "free", "wipe"}  # plain pairs only here
+        turn = state["turn"]
+        while api(server, f"/api/games/{game}")["state"]["turn"] == turn:
+            play_one_step(active, seen)
+        css = f'#boards section[data-seat="{seat}"] g.hex'
+        for page in (other, watcher):
+            wait(page, lambda d, css=css, n=tiles + 1: len(d.find_elements(By.CSS_SELECTOR, css)) == n, 10)
+        assert other.execute_script("return window.__same_page") == marker  # live: never reloaded
+        wait(other, lambda d: d.find_element(By.ID, "turn-label").text.startswith("Your turn"), 10)
+    assert no_sideways_scroll(watcher)
+    for page in [*pages, watcher]:
+        assert not js_errors(page)
+
+
+@pytest.fixture(scope="module")
+def viewer_file(tmp_path_factory) -> Path:
+    game = play_game(5, ["random", "greedy", "random", "greedy"], GameOptions())
+    path = tmp_path_factory.mktemp("viewer") / "viewer.html"
+    path.write_text(render_html(game.collect_events()), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("width", [PHONE, 1280])
+def test_viewer_fits_without_sideways_scrolling(browsers, viewer_file, width):
+    driver = browsers(width)
+    driver.get(viewer_file.as_uri())
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#score-rows tr"))
+    for step in ("first", "next", "last"):
+        driver.find_element(By.ID, step).click()
+        assert no_sideways_scroll(driver), step
+        for element_id in ("label", "play", "first", "last"):
+            assert inside_viewport(driver, driver.find_element(By.ID, element_id)), (step, element_id)
+        cells = "#score-rows td.total, #score-rows td:nth-child(3)"  # total, rank
+        for cell in driver.find_elements(By.CSS_SELECTOR, cells):
+            assert inside_viewport(driver, cell), step
+    # the last point of the game: the winner's banner; the four boards stay on the page
+    assert driver.find_element(By.ID, "label").text.startswith("Turn 80 of 80")
+    banner = driver.find_element(By.ID, "banner")
+    assert banner.is_displayed() and ("wins" in banner.text or "Shared win" in banner.text)
+    for board in driver.find_elements(By.CSS_SELECTOR, "svg.board"):
+        assert inside_viewport(driver, board)
+    headers = driver.find_element(By.ID, "score-head").text
+    assert all(name in headers for name in ("forest", "prairie", "wetland", "river", "total", "rank"))
+    if width == PHONE:
+        screenshot(driver, "viewer-phone.png", width)
+    driver.find_element(By.ID, "first").click()
+    driver.find_element(By.ID, "next").click()
+    # early turns are framed on their own boards: a board of a few tiles fills its frame
+    fill = driver.execute_script(
+        "const s = document.querySelector('svg.board'), b = s.getBoundingClientRect(),"
+        " g = s.querySelector('g.hex').getBoundingClientRect(); return g.width / b.width"
+    )
+    assert fill > 0.15
+    assert not js_errors(driver)
+
+
+def seed_where(condition: Callable[[Any], bool]) -> int:
+    """The first seed whose 2-player game (human first) meets ``condition`` at turn 1."""
+    from cascadia.domain.game import Game
+
+    for seed in range(5000):
+        game = Game.start(seed=seed, players=["you", "greedy"])
+        if game.state.current == 0 and condition(game):
+            return seed
+    raise AssertionError("no such seed")
+
+
+def open_seat(server: str, browsers, monkeypatch, seed: int) -> tuple[WebDriver, dict[str, Any]]:
+    """A human-vs-greedy game with the given seed (the server's seed draw patched), open
+    in a browser at the human's join link."""
+    from cascadia.server import games
+
+    monkeypatch.setattr(games.secrets, "randbits", lambda bits: seed)
+    created = api(server, "/api/games", {"seats": [{"name": "you"}, {"bot": "greedy"}]})
+    monkeypatch.undo()
+    driver = browsers()
+    driver.get(server + created["seats"][0]["join_link"])
+    wait(driver, lambda d: d.find_element(By.ID, "turn-label").text == "Your turn 1 of 20")
+    return driver, created
+
+
+def market_tokens(driver: WebDriver) -> list[str]:
+    return [g.get_attribute("data-wildlife") for g in driver.find_elements(By.CSS_SELECTOR, "g.market-token")]
+
+
+def test_the_three_alike_wipe_and_a_nature_token_wipe_by_clicking(server, browsers, monkeypatch):
+    from cascadia.domain.components import TILES
+
+    # three tokens alike in the market at turn 1: the page offers the wipe, once
+    driver, _ = open_seat(server, browsers, monkeypatch, seed_where(lambda g: g.can_wipe_three()))
+    before = market_tokens(driver)
+    assert max(before.count(s) for s in set(before)) == 3
+    confirm(driver, "wipe-three")
+    assert "you wiped three" in driver.find_element(By.ID, "events").text
+    assert not clickable(driver, "#wipe-three")
+    play_one_step(driver, {"three", "free", "wipe"})  # then a pair, as usual
+    assert clickable(driver, "#my-board path.target")
+
+    # a keystone with its own animal: placing the token there earns a nature token, spent
+    # next turn on wiping two chosen market tokens
+    def keystone_pair(game) -> bool:
+        return any(
+            tile is not None and TILES[tile].keystone and TILES[tile].wildlife[0] == animal
+            for tile, animal in zip(game.state.market_tiles, game.state.market_wildlife, strict=True)
+        )
+
+    driver, created = open_seat(server, browsers, monkeypatch, seed_where(keystone_pair))
+    token = created["seats"][0]["token"]
+    path = f"/api/games/{created['game_id']}"
+    market = api(server, path, token=token)["state"]["market"]
+    slot = next(m["slot"] for m in market if TILES[m["tile"]].wildlife == (m["wildlife"],))
+    click(driver, f'#market-svg g.slot[data-slot="{slot}"]')
+    confirm(driver, "take")
+    click(driver, "#my-board path.target")
+    assert not clickable(driver, "#rotations button")  # a keystone looks the same every way
+    confirm(driver, "place-tile")
+    q, r = api(server, path, token=token)["state"]["turn_state"]["tile_placed_at"]
+    click(driver, f'#my-board circle.token-target[data-q="{q}"][data-r="{r}"]')
+    confirm(driver, "place-token")
+    wait(driver, lambda d: d.find_element(By.ID, "turn-label").text == "Your turn 2 of 20")
+    assert "1 nature token" in driver.find_element(By.ID, "my-info").text
+    driver.find_element(By.ID, "nature-wipe").click()
+    click(driver, "#market-svg g.market-token[role=button]", 0)
+    click(driver, "#market-svg g.market-token[role=button]", 2)
+    assert driver.find_element(By.ID, "confirm-wipe").text == "Wipe 2 tokens"
+    confirm(driver, "confirm-wipe")
+    assert "you spent a nature token (wipe)" in driver.find_element(By.ID, "events").text
+    assert "0 nature tokens" in driver.find_element(By.ID, "my-info").text
+    assert not js_errors(driver)
