@@ -10,6 +10,7 @@ import typer
 from cascadia.analytics.ingest import Ingest
 from cascadia.analytics.storage import ANALYTICS_DIR
 from cascadia.application.campaign import CAMPAIGN
+from cascadia.application.game_list import GameSummary, list_games
 from cascadia.application.ingest import add_store
 from cascadia.application.simulation import simulate_and_store
 from cascadia.application.store import data_home
@@ -42,6 +43,7 @@ from cascadia.projections.render import (
     render_secret_card,
 )
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich import box
 from rich.table import Table
 
 
@@ -182,21 +184,72 @@ def simulate(
             console.print(f"analytics: {report.ingested} game(s) ingested, {report.already} already there")
 
 
-def games_list(json_output: JsonOption = False, home: HomeOption = None) -> None:
-    """List the stored games."""
+def games_list(
+    finished: Annotated[
+        bool | None,
+        typer.Option("--finished/--unfinished", help="Only finished, or only unfinished, games."),
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", min=1, max=4, help="Only games of this many players.")
+    ] = None,
+    limit: Annotated[
+        int,
+        typer.Option("--limit", "-n", min=0, help="Show the last N games that match (0: all)."),
+    ] = 20,
+    json_output: JsonOption = False,
+    home: HomeOption = None,
+) -> None:
+    """List the stored games, the last stored last: id, players, status, score, cards.
+
+    The id column shows the first characters of each id; every command takes them."""
     store = open_store(home)
-    rows = [
-        {"id": str(gid), "seed": p["seed"], "players": p["names"], "options": p["options"]}
-        for gid, p in store.started_games()
-    ]
+    games, matching = list_games(store, finished, players, limit or None)
     if json_output:
-        print_json(rows)
+        print_json([game.to_dict() for game in games])
         return
-    table = Table("id", "seed", "players", "cards")
-    for row in rows:
-        table.add_row(row["id"], str(row["seed"]), ", ".join(row["players"]), row["options"]["cards"])
+    if not matching:
+        filtered = finished is not None or players is not None
+        console.print(
+            f"no games{' match' if filtered else ''} in {store.location}; "
+            + ("widen the filters, or " if filtered else "")
+            + "create one with `cascadia new` or `cascadia simulate`",
+            markup=False,
+        )
+        return
+    table = Table("id", "players", "status", "score", "cards", box=box.SIMPLE_HEAD, pad_edge=False)
+    for game in games:
+        table.add_row(
+            game.short_id, ", ".join(game.names), _status(game), _score(game), _cards(game.cards)
+        )
     console.print(table)
-    console.print(f"{len(rows)} game(s) in {store.location}")
+    shown = f"{len(games)} of {matching}" if len(games) < matching else f"{matching}"
+    more = " (--limit 0 shows all)" if len(games) < matching else ""
+    console.print(f"{shown} game(s){more} in {store.location}", markup=False)
+
+
+def _status(game: GameSummary) -> str:
+    if game.finished:
+        return "finished"
+    return f"turn {game.turn}/{game.turns}"
+
+
+def _score(game: GameSummary) -> str:
+    """``won by ann 92`` once finished (``ann, bob 90`` shared), the best running
+    total before (``leads: ann 40``)."""
+    best = max(game.totals)
+    if game.winners is not None:
+        names = ", ".join(game.names[seat] for seat in game.winners)
+        return f"{names} {best}" if len(game.names) > 1 else f"{best}"
+    leaders = [game.names[seat] for seat, total in enumerate(game.totals) if total == best]
+    return f"{', '.join(leaders)} {best} (leads)" if len(game.names) > 1 else f"{best}"
+
+
+def _cards(cards: dict[str, str]) -> str:
+    """``ABCDA`` (bear, elk, salmon, hawk, fox), or the variant card's name."""
+    letters = list(cards.values())
+    if all(len(card) == 1 for card in letters):
+        return "".join(letters)
+    return letters[0] if len(set(letters)) == 1 else ",".join(letters)
 
 
 def show(
