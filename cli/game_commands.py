@@ -42,8 +42,8 @@ from cascadia.projections.render import (
     render_options,
     render_secret_card,
 )
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich import box
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 
@@ -144,7 +144,12 @@ def simulate(
         task = progress.add_task("games", total=len(todo))
         with Ingest(data_home(home)) if ingest else nullcontext() as analytics:
             for result, saved in outcomes:
-                line = {"id": str(result.game_id), "seed": result.seed, "players": names}
+                line = {
+                    "id": str(result.game_id),
+                    "seed": result.seed,
+                    "players": names,
+                    "already_stored": not saved,
+                }
                 if saved:
                     stored += 1
                     state, sheet = result.summary  # scored in the worker that played it

@@ -54,10 +54,10 @@ from cascadia.cli.play_view import (
 from cascadia.cli.score_commands import sheet_table
 from cascadia.domain.achievement_map import AchievementMapError
 from cascadia.domain.commands import Command
+from cascadia.domain.components import TILES
 from cascadia.domain.errors import IllegalMoveError
 from cascadia.domain.rng import MAX_SEED
 from cascadia.projections.achievement_progress import achievement_label
-from cascadia.domain.components import TILES
 from cascadia.projections.describe import describe_moves, plural, possessive, seat_name
 from cascadia.projections.player_view import SPECTATOR, player_view
 from cascadia.projections.render import render_cards, render_options, render_score

@@ -221,20 +221,19 @@ class PlaySession:
             slots = sorted({t for t, _ in game.legal_takes()})
             parts = []
             if ts.free_choice:
-                parts.append("a tile slot and a token slot (e.g. `2 0`): free choice is bought")
+                parts.append("Take a tile slot and a token slot (e.g. `2 0`)")
             else:
-                parts.append(f"a pair: its slot number ({_spell(slots)})")
+                parts.append(f"Take a pair: its slot ({_spell(slots)})")
             if game.can_wipe_three():
                 counts = Counter(w for w in state.market_wildlife if w is not None)
                 species = next(w for w, n in counts.items() if n == 3)
-                parts.append(f"`three`: wipe the three {species} (free, once a turn)")
+                parts.append(f"`three` wipes the {species} (free)")
             actions = game.nature_actions()
             if actions:
                 cost = game.nature_cost()
-                if "free_choice" in actions:
-                    parts.append(f"`free`: free choice of tile and token ({cost} nature token)")
-                parts.append(f"`wipe 0 2`: replace those market tokens ({cost} nature token)")
-            return "Choose " + "; ".join(parts) + ". `help` explains."
+                what = "`free` or `wipe 0 2`" if "free_choice" in actions else "`wipe 0 2`"
+                parts.append(f"{what}: {cost} nature token{'s' if cost > 1 else ''}")
+            return "; ".join(parts) + "; `help` explains."
         if stage is Stage.TILE:
             tile = TILES[ts.taken_tile]  # type: ignore[index]
             if tile.keystone:

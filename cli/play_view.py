@@ -57,7 +57,7 @@ def market_table(state: GameState, environment: Environment | None = None) -> Ta
     token; given the player's ``environment``, how many of its tiles could take each
     token now (before the tile taken with it is placed)."""
     free = state.turn_state.free_choice
-    title = "market (free choice: any tile with any token)" if free else "market"
+    title = "market (free choice: any tile with any token)" if free else None
     columns = ["slot", "tile", "can hold", "token"] + (["fits"] if environment is not None else [])
     table = Table(*columns, title=title, title_justify="left", box=None, pad_edge=False, padding=(0, 1))
     for slot, (tile, token) in enumerate(zip(state.market_tiles, state.market_wildlife, strict=True)):

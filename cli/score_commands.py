@@ -12,6 +12,7 @@ from cascadia.cli.viewer_option import AsPlayerOption, viewer_of
 from cascadia.domain.components import HABITATS, WILDLIFE
 from cascadia.domain.state import GameState
 from cascadia.projections.achievements import ACHIEVEMENTS, is_standard_game, winner_achievements
+from cascadia.projections.describe import plural
 from cascadia.projections.game_scores import score_state
 from cascadia.projections.player_view import player_view
 from cascadia.projections.render import render_score
@@ -94,8 +95,12 @@ def achievements(
         print_json(
             {
                 "game_id": str(state.game_id),
+                "finished": state.finished,
                 "standard_game": is_standard_game(state.options),
-                "winners": {str(s): a for s, a in earned.items()},
+                "winners": [
+                    {"seat": seat, "name": state.names[seat], "achievements": names}
+                    for seat, names in earned.items()
+                ],
             }
         )
         return
@@ -105,7 +110,8 @@ def achievements(
     if not is_standard_game(state.options):
         console.print("note: RULES.md 8 lists achievements for standard games; this one has other options")
     for seat, names in earned.items():
-        console.print(f"seat {seat} {state.players[seat].name}: {len(names)} achievement(s)", markup=False)
+        said = f"seat {seat} {state.players[seat].name}: {plural(len(names), 'achievement')}"
+        console.print(said, markup=False)
         for name in names:
             console.print(f"  {name}: {ACHIEVEMENTS[name][0]}", markup=False)
 

@@ -289,7 +289,10 @@ def test_cli_achievements(cli, tmp_path, players):
     assert code == 0, err
     data = json.loads(out)
     assert data["game_id"] == game_id
-    assert data["winners"] == {str(seat): names for seat, names in expected.items()}
+    names_of = GameStore(tmp_path).game(UUID(game_id)).state.names
+    assert data["winners"] == [
+        {"seat": seat, "name": names_of[seat], "achievements": names} for seat, names in expected.items()
+    ]
     code, out, _ = cli("achievements", game_id)
     assert code == 0
     for seat, names in expected.items():
