@@ -33,6 +33,7 @@ from cascadia.cli.map_commands import run_campaign
 from cascadia.cli.viewer_option import AsPlayerOption, viewer_of
 from cascadia.domain.decisions import decisions_of
 from cascadia.domain.errors import InvalidOptionError
+from cascadia.projections.describe import seat_name
 from cascadia.projections.player_view import player_view
 from cascadia.projections.render import (
     render_bag,
@@ -239,14 +240,18 @@ def _status(game: GameSummary) -> str:
 
 
 def _score(game: GameSummary) -> str:
-    """``won by ann 92`` once finished (``ann, bob 90`` shared), the best running
-    total before (``leads: ann 40``)."""
+    """The winners and their score once finished (``greedy (seat 1) 84``), the leaders
+    and theirs before (``ann 40 (leads)``); ``tied 10`` when every seat has the best."""
     best = max(game.totals)
-    if game.winners is not None:
-        names = ", ".join(game.names[seat] for seat in game.winners)
-        return f"{names} {best}" if len(game.names) > 1 else f"{best}"
-    leaders = [game.names[seat] for seat, total in enumerate(game.totals) if total == best]
-    return f"{', '.join(leaders)} {best} (leads)" if len(game.names) > 1 else f"{best}"
+    if len(game.names) == 1:
+        return f"{best}"
+    seats = game.winners if game.winners is not None else [
+        seat for seat, total in enumerate(game.totals) if total == best
+    ]
+    if len(seats) == len(game.names):
+        return f"tied {best}"
+    names = ", ".join(seat_name(game.names, seat) for seat in seats)
+    return f"{names} {best}" + ("" if game.winners is not None else " (leads)")
 
 
 def _cards(cards: dict[str, str]) -> str:

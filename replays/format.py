@@ -347,8 +347,8 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     file (or nothing) is ever replaced (:class:`OutputPathError`), and a write error is
     an :class:`OSError` naming ``path``."""
     target = Path(path)
-    check_output_path(target)
     make_parent_folders(target)
+    check_output_path(target)
     remove_stale_temporaries(target.parent, target.name)
     try:
         handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed below, renamed on success
