@@ -18,7 +18,7 @@ from cascadia.bots.registry import seat_bots
 from cascadia.bots.simulation import Shard, parse_seed_range
 from cascadia.bots.tally import Tally
 from cascadia.cli.common import HomeOption, JsonOption, console, load_game, open_store, print_json
-from cascadia.cli.data_home import require_writable
+from cascadia.cli.data_home import DataHomeError, require_writable
 from cascadia.cli.game_options import (
     AchievementModeOption,
     BalancedBagOption,
@@ -190,6 +190,9 @@ def simulate(
             console.print(f"analytics: {report.ingested} game(s) ingested, {report.already} already there")
 
 
+CREATE_HINT = "create one with `cascadia new` or `cascadia simulate`"
+
+
 def games_list(
     finished: Annotated[
         bool | None,
@@ -208,7 +211,12 @@ def games_list(
     """List the stored games, the last stored last: id, players, status, score, cards.
 
     The id column shows the first characters of each id; every command takes them."""
-    store = open_store(home)
+    try:
+        store = open_store(home)
+    except DataHomeError as error:  # nothing stored there yet: an empty list, and a hint
+        if not json_output:
+            console.print(f"{error}; {CREATE_HINT}", markup=False)
+        return
     games, matching = list_games(store, finished, players, limit or None)
     if json_output:
         print_json([game.to_dict() for game in games])
@@ -218,7 +226,7 @@ def games_list(
         console.print(
             f"no games{' match' if filtered else ''} in {store.location}; "
             + ("widen the filters, or " if filtered else "")
-            + "create one with `cascadia new` or `cascadia simulate`",
+            + CREATE_HINT,
             markup=False,
         )
         return

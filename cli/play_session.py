@@ -233,7 +233,7 @@ class PlaySession:
                 cost = game.nature_cost()
                 what = "`free` or `wipe 0 2`" if "free_choice" in actions else "`wipe 0 2`"
                 parts.append(f"{what}: {cost} nature token{'s' if cost > 1 else ''}")
-            return "; ".join(parts) + "; `help` explains."
+            return "; ".join(parts) + ("; `help`." if len(parts) > 1 else ". `help` explains.")
         if stage is Stage.TILE:
             tile = TILES[ts.taken_tile]  # type: ignore[index]
             if tile.keystone:

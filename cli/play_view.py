@@ -102,9 +102,7 @@ def tile_label(tile_id: int, rotation: int, token: str | None) -> Text:
     return text
 
 
-BOARD_KEY = (
-    "key: RF3:b tile (habitats, rotation, token) · RF3.be empty, can hold b/e · 1,-1 open hex"
-)
+BOARD_KEY = "key: RF3:b rotation 3, a bear · RF3.be empty: bear or elk fit · 1,-1 open hex"
 
 
 def board_map(

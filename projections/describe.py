@@ -50,6 +50,11 @@ def possessive(names: Sequence[str], seat: int) -> str:
     return "your" if is_addressed(names, seat) else f"{seat_name(names, seat)}'s"
 
 
+def article(word: str) -> str:
+    """``a bear``, ``an elk``."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
 def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
@@ -119,7 +124,7 @@ def describe_event(event: ev.GameEvent, names: Sequence[str], view: Mapping[str,
         where = f"slot {e.tile_slot}" if e.tile_slot == e.wildlife_slot else (
             f"slots {e.tile_slot} and {e.wildlife_slot}"
         )
-        return f"{who(e.player)} took tile {tile_text(e.tile)} and a {e.wildlife} from {where}."
+        return f"{who(e.player)} took tile {tile_text(e.tile)} and {article(e.wildlife)} from {where}."
     if isinstance(event, ev.TilePlaced):
         turn = "" if TILES[e.tile].keystone else f", rotation {e.rotation}"
         return f"{who(e.player)} placed tile #{e.tile} at ({e.q}, {e.r}){turn}."
