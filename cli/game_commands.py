@@ -33,7 +33,7 @@ from cascadia.cli.map_commands import run_campaign
 from cascadia.cli.viewer_option import AsPlayerOption, viewer_of
 from cascadia.domain.decisions import decisions_of
 from cascadia.domain.errors import InvalidOptionError
-from cascadia.projections.describe import seat_name
+from cascadia.projections.describe import plural, seat_name
 from cascadia.projections.player_view import player_view
 from cascadia.projections.render import (
     render_bag,
@@ -43,6 +43,7 @@ from cascadia.projections.render import (
     render_options,
     render_secret_card,
 )
+from cascadia.projections.turns import game_turns
 from rich import box
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
@@ -288,7 +289,9 @@ def show(
         print_json({**view, "decisions": decisions})
         return
     status = (
-        "finished" if state.finished else f"turn {state.turn}, {state.players[state.current].name} to play"
+        "finished"
+        if state.finished
+        else f"turn {state.turn} of {game_turns(state)}, {seat_name(state.names, state.current)} to play"
     )
     seed = f"  seed {view['seed']}" if "seed" in view else ""
     console.print(f"game {state.game_id}{seed}  {status}", markup=False)
@@ -304,7 +307,8 @@ def show(
     for seat, player in enumerate(state.players):
         secret = f", secret card {render_secret_card(secrets[seat])}" if secrets else ""
         console.print(
-            f"\nseat {seat} {player.name}: {player.nature_tokens} nature token(s){secret}", markup=False
+            f"\nseat {seat} {player.name}: {plural(player.nature_tokens, 'nature token')}{secret}",
+            markup=False,
         )
         console.print(render_environment(player.environment), markup=False)
 

@@ -61,7 +61,7 @@ from cascadia.projections.achievement_progress import achievement_label
 from cascadia.projections.describe import describe_moves, plural, possessive, seat_name
 from cascadia.projections.player_view import SPECTATOR, player_view
 from cascadia.projections.render import render_cards, render_options, render_score
-from cascadia.projections.turns import game_turns, seat_turn
+from cascadia.projections.turns import seat_turn
 
 ReadLine = Callable[[str], str]
 
@@ -352,8 +352,9 @@ class PlayLoop:
 
     def say_saved(self) -> None:
         state = self.game.state
+        turn = seat_turn(state)
         console.print(
-            f"Stopped in turn {state.turn} of {game_turns(state)} (over all players); "
+            f"Stopped in {possessive(state.names, state.current)} turn {turn.number} of {turn.of}; "
             "every completed move is saved. "
             f"Resume with: cascadia play {str(self.game_id)[:8]}",
             markup=False,

@@ -73,7 +73,7 @@ def export(
             )
     if not json_output:
         where = targets[0] if len(targets) == 1 else output
-        console.print(f"{len(ids)} game(s) exported to {where} ({total} bytes)", markup=False)
+        console.print(f"{plural(len(ids), 'game')} exported to {where} ({total} bytes)", markup=False)
 
 
 def import_logs(
@@ -160,7 +160,8 @@ def _print_snapshot(snapshot: Snapshot) -> None:
         marker = "*" if seat == state.current and not state.finished else " "
         score = scores[seat] if seat < len(scores) else "?"
         console.print(
-            f"{marker}seat {seat} {player.name}: score {score}, {player.nature_tokens} nature token(s)",
+            f"{marker}seat {seat} {player.name}: score {score}, "
+            f"{plural(player.nature_tokens, 'nature token')}",
             markup=False,
         )
         console.print(render_environment(player.environment), markup=False)
