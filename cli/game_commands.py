@@ -18,7 +18,7 @@ from cascadia.bots.registry import seat_bots
 from cascadia.bots.simulation import Shard, parse_seed_range
 from cascadia.bots.tally import Tally
 from cascadia.cli.common import HomeOption, JsonOption, console, load_game, open_store, print_json
-from cascadia.cli.data_home import DataHomeError, require_writable
+from cascadia.cli.data_home import require_writable
 from cascadia.cli.game_options import (
     AchievementModeOption,
     BalancedBagOption,
@@ -212,12 +212,7 @@ def games_list(
     """List the stored games, the last stored last: id, players, status, score, cards.
 
     The id column shows the first characters of each id; every command takes them."""
-    try:
-        store = open_store(home)
-    except DataHomeError as error:  # nothing stored there yet: an empty list, and a hint
-        if not json_output:
-            console.print(f"{error}; {CREATE_HINT}", markup=False)
-        return
+    store = open_store(home)
     games, matching = list_games(store, finished, players, limit or None)
     if json_output:
         print_json([game.to_dict() for game in games])

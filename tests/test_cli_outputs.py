@@ -178,10 +178,3 @@ def test_the_json_of_games_matches_the_stored_game(cli, tmp_path):
     assert row["options"] == {"cards": "all-a"} and row["cards"] == state.cards
     assert row["finished"] and row["turns"] == 40 and len(row["scores"]) == 2 and row["winners"]
 
-
-def test_games_without_a_store_gives_the_hint(cli, tmp_path):
-    code, out, err = cli("games", "--home", str(tmp_path / "nothing"), home=False)
-    assert code == 0 and err == ""
-    assert "no data in" in out and "create one with `cascadia new`" in out
-    code, out, _ = cli("games", "--json", "--home", str(tmp_path / "nothing"), home=False)
-    assert code == 0 and out == ""

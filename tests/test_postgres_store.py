@@ -216,7 +216,7 @@ def test_every_cli_command_on_the_configured_store(cascadia, database_url, tmp_p
     code, out, err = cascadia("ingest", "--from-store", "--home", home, env=env)
     assert code == 0 and out.strip().startswith("3 game(s) ingested"), out + err
     code, out, err = cascadia("sql", "SELECT count(*) AS n FROM games", "--json", "--home", home, env=env)
-    assert json.loads(out) == [{"n": 3}]
+    assert json.loads(out) == {"n": 3}
 
 
 def test_new_games_in_one_transaction_fall_back_one_by_one_on_a_conflict(game_store):
