@@ -34,6 +34,8 @@ HABITAT_STYLE = {
 _STEP = 4
 """Characters per half hex: neighbours in a row are ``2 * _STEP`` apart."""
 _CELL = 7
+_COMPACT_STEP = 3
+_COMPACT_CELL = 5
 
 
 def tile_name(tile_id: int) -> str:
@@ -84,11 +86,12 @@ def _fits(environment: Environment, token: str | None) -> str:
     return "none of yours" if count == 0 else f"{count} tile{'s' if count > 1 else ''}"
 
 
-def tile_label(tile_id: int, rotation: int, token: str | None) -> Text:
+def tile_label(tile_id: int, rotation: int, token: str | None, compact: bool = False) -> Text:
     """One placed tile on the play board: habitat initials, the rotation of a dual tile
     (its first habitat lies on the edges ``rotation`` to ``rotation + 2`` clockwise from
     NE), then ``:`` and the token, or ``.`` and the initials of what the empty tile can
-    hold: ``RF3:b`` (a bear on it), ``RF3.bef`` (empty: bear, elk or fox), ``W:s``."""
+    hold: ``RF3:b`` (a bear on it), ``RF3.bef`` (empty: bear, elk or fox), ``W:s``.
+    ``compact`` leaves out what an empty tile can hold (``RF3.``)."""
     tile = TILES[tile_id]
     text = Text()
     for habitat in tile.habitats:
@@ -98,11 +101,14 @@ def tile_label(tile_id: int, rotation: int, token: str | None) -> Text:
     if token is not None:
         text.append(":" + WILDLIFE_LETTER[token], style="bold")
     else:
-        text.append("." + "".join(WILDLIFE_LETTER[w] for w in tile.wildlife), style="dim")
+        holds = "" if compact else "".join(WILDLIFE_LETTER[w] for w in tile.wildlife)
+        text.append("." + holds, style="dim")
     return text
 
 
 BOARD_KEY = "key: RF3:b rotation 3, a bear · RF3.be empty: bear or elk fit · 1,-1 open hex"
+BOARD_WIDTH = 80
+"""A board wider than this is drawn compact: closer hexes, without what empty tiles hold."""
 
 
 def board_map(
@@ -110,18 +116,33 @@ def board_map(
     open_hexes: Sequence[Hex] = (),
     targets: Iterable[Hex] = (),
     new_hex: Hex | None = None,
+    width: int = BOARD_WIDTH,
 ) -> Text:
     """The board as a hex map, one line per row ``r`` (each row half a hex right of the
     one above): each tile as :func:`tile_label`, each open hex as its coordinates
     ``q,r`` (where a tile may go), each token target as its coordinates in magenta (where
-    the held token may go); the tile placed this turn underlined."""
-    targets = set(targets)
+    the held token may go); the tile placed this turn underlined. A map wider than
+    ``width`` columns is drawn compact (6 columns a hex instead of 8, and empty tiles
+    without what they can hold)."""
+    full = _board_text(environment, open_hexes, set(targets), new_hex, compact=False)
+    if max((len(line) for line in full.plain.splitlines()), default=0) <= width:
+        return full
+    return _board_text(environment, open_hexes, set(targets), new_hex, compact=True)
+
+
+def _board_text(
+    environment: Environment,
+    open_hexes: Sequence[Hex],
+    targets: set[Hex],
+    new_hex: Hex | None,
+    compact: bool,
+) -> Text:
     cells: dict[Hex, Text] = {}
     for h, (tile_id, rotation) in environment.tiles.items():
         if h in targets:
             label = Text(f"{h[0]},{h[1]}", style="bold magenta")
         else:
-            label = tile_label(tile_id, rotation, environment.wildlife.get(h))
+            label = tile_label(tile_id, rotation, environment.wildlife.get(h), compact)
         if h == new_hex:
             label.stylize("underline")
         cells[h] = label
@@ -129,24 +150,25 @@ def board_map(
         cells.setdefault(h, Text(f"{h[0]},{h[1]}", style="dim"))
     if not cells:
         return Text("(no tiles)")
+    step, cell = (_COMPACT_STEP, _COMPACT_CELL) if compact else (_STEP, _CELL)
     left = min(2 * q + r for q, r in cells)
     rows: dict[int, list[tuple[int, Hex]]] = {}
     for h in cells:
-        rows.setdefault(h[1], []).append(((2 * h[0] + h[1] - left) * _STEP, h))
+        rows.setdefault(h[1], []).append(((2 * h[0] + h[1] - left) * step, h))
     out = Text()
     for r in sorted(rows):
         line = Text()
         for x, h in sorted(rows[r]):
-            _put(line, x, cells[h])
+            _put(line, x, cells[h], cell)
         out.append_text(line)
         out.append("\n")
     out.rstrip()
     return out
 
 
-def _put(line: Text, x: int, cell: Text) -> None:
-    """Write ``cell`` centred in the ``_CELL`` columns from ``x`` (after a space at least)."""
-    start = x + max(0, (_CELL - len(cell)) // 2)
+def _put(line: Text, x: int, cell: Text, width: int) -> None:
+    """Write ``cell`` centred in the ``width`` columns from ``x`` (after a space at least)."""
+    start = x + max(0, (width - len(cell)) // 2)
     start = max(start, len(line) + 1) if len(line) else start
     line.append(" " * (start - len(line)))
     line.append_text(cell)

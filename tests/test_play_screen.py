@@ -212,3 +212,14 @@ def test_a_token_without_target_is_said_at_once(cli, tmp_path):
         r"No tile of yours can take the \1, nor can the tile you hold: it will go back"
     )
     assert re.search(said, out), out[:3000]
+
+
+def test_a_board_too_wide_for_80_columns_is_drawn_compact():
+    dual = next(t.id for t in TILES if not t.keystone and len(t.wildlife) == 3)
+    env = Environment({(q, 0): (dual, 0) for q in range(9)})
+    full = board_map(env, env.open_hexes(), width=1000).plain
+    assert max(len(line) for line in full.splitlines()) > WIDTH
+    text = board_map(env, env.open_hexes()).plain
+    assert max(len(line) for line in text.splitlines()) <= WIDTH
+    assert all(f"{q},{r}" in text for q, r in env.open_hexes())
+    assert text.count(".") == 9  # empty tiles, without what they can hold
