@@ -101,11 +101,6 @@ class ScoreSheet:
         """The seats of the players who won (ranked 1); none before the game is over."""
         return tuple(p.seat for p in self.players if p.won)
 
-    @property
-    def leaders(self) -> tuple[int, ...]:
-        """The seats ranked 1 now (the winners, once the game is over)."""
-        return tuple(p.seat for p in self.players if p.rank == 1)
-
     def running(self) -> ScoreSheet:
         """The same sheet as the running scores of a game still being played: ranks as
         they stand, nobody has won (RULES.md 4.5: "Then score"; 5: "Highest total wins")."""

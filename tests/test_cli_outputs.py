@@ -135,7 +135,8 @@ def test_the_short_id_is_taken_by_every_command(cli, tmp_path):
     code, out, _ = cli("games", "--json")
     short = json.loads(out)["short_id"]
     assert len(short) == 8 and game_id.startswith(short)
-    for args in (["show", short], ["score", short], ["achievements", short], ["export", short, "-o", "x"]):
+    log = str(tmp_path / "x.cascadia")
+    for args in (["show", short], ["score", short], ["achievements", short], ["export", short, "-o", log]):
         code, _, err = cli(*args)
         assert code == 0, (args, err)
 
