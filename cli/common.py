@@ -54,9 +54,30 @@ def load_game(game: str, home: str | None, turn: int | None = None) -> tuple[lis
     return events, Game.replay(events).state
 
 
-def print_json(data: Any) -> None:
-    """One JSON document on stdout (plain text, no colours)."""
-    sys.stdout.write(json.dumps(data, sort_keys=False, default=str) + "\n")
+JSON_DECIMALS = 4
+"""Floats in JSON output are rounded to this many decimals (rates, means, seconds)."""
+
+
+def print_json(data: dict[str, Any] | list[dict[str, Any]]) -> None:
+    """The one convention of every ``--json`` output (README, "The command line"): JSON
+    Lines, one object per line on stdout, plain text. A command about one thing prints
+    one object; a command over many things (games, logs, rows, states) prints each as
+    its own line, so ``data`` given as a list prints one line per item (none for an
+    empty list). Floats are rounded to :data:`JSON_DECIMALS` decimals."""
+    for item in data if isinstance(data, list) else [data]:
+        if not isinstance(item, dict):
+            raise TypeError(f"--json prints objects, not {type(item).__name__}")
+        sys.stdout.write(json.dumps(_rounded(item), default=str) + "\n")
+
+
+def _rounded(value: Any) -> Any:
+    if isinstance(value, float):
+        return round(value, JSON_DECIMALS)
+    if isinstance(value, dict):
+        return {key: _rounded(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_rounded(item) for item in value]
+    return value
 
 
 def fail(message: str) -> typer.Exit:

@@ -10,6 +10,7 @@ import typer
 from cascadia.analytics.ingest import Ingest
 from cascadia.analytics.storage import ANALYTICS_DIR
 from cascadia.application.campaign import CAMPAIGN
+from cascadia.application.game_list import GameSummary, list_games
 from cascadia.application.ingest import add_store
 from cascadia.application.simulation import simulate_and_store
 from cascadia.application.store import data_home
@@ -32,6 +33,7 @@ from cascadia.cli.map_commands import run_campaign
 from cascadia.cli.viewer_option import AsPlayerOption, viewer_of
 from cascadia.domain.decisions import decisions_of
 from cascadia.domain.errors import InvalidOptionError
+from cascadia.projections.describe import plural, seat_name
 from cascadia.projections.player_view import player_view
 from cascadia.projections.render import (
     render_bag,
@@ -41,6 +43,8 @@ from cascadia.projections.render import (
     render_options,
     render_secret_card,
 )
+from cascadia.projections.turns import game_turns
+from rich import box
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -142,7 +146,12 @@ def simulate(
         task = progress.add_task("games", total=len(todo))
         with Ingest(data_home(home)) if ingest else nullcontext() as analytics:
             for result, saved in outcomes:
-                line = {"id": str(result.game_id), "seed": result.seed, "players": names}
+                line = {
+                    "id": str(result.game_id),
+                    "seed": result.seed,
+                    "players": names,
+                    "already_stored": not saved,
+                }
                 if saved:
                     stored += 1
                     state, sheet = result.summary  # scored in the worker that played it
@@ -182,21 +191,79 @@ def simulate(
             console.print(f"analytics: {report.ingested} game(s) ingested, {report.already} already there")
 
 
-def games_list(json_output: JsonOption = False, home: HomeOption = None) -> None:
-    """List the stored games."""
+CREATE_HINT = "create one with `cascadia new` or `cascadia simulate`"
+
+
+def games_list(
+    finished: Annotated[
+        bool | None,
+        typer.Option("--finished/--unfinished", help="Only finished, or only unfinished, games."),
+    ] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", min=1, max=4, help="Only games of this many players.")
+    ] = None,
+    limit: Annotated[
+        int,
+        typer.Option("--limit", "-n", min=0, help="Show the last N games that match (0: all)."),
+    ] = 20,
+    json_output: JsonOption = False,
+    home: HomeOption = None,
+) -> None:
+    """List the stored games, the last stored last: id, players, status, score, cards.
+
+    The id column shows the first characters of each id; every command takes them."""
     store = open_store(home)
-    rows = [
-        {"id": str(gid), "seed": p["seed"], "players": p["names"], "options": p["options"]}
-        for gid, p in store.started_games()
-    ]
+    games, matching = list_games(store, finished, players, limit or None)
     if json_output:
-        print_json(rows)
+        print_json([game.to_dict() for game in games])
         return
-    table = Table("id", "seed", "players", "cards")
-    for row in rows:
-        table.add_row(row["id"], str(row["seed"]), ", ".join(row["players"]), row["options"]["cards"])
+    if not matching:
+        filtered = finished is not None or players is not None
+        console.print(
+            f"no games{' match' if filtered else ''} in {store.location}; "
+            + ("widen the filters, or " if filtered else "")
+            + CREATE_HINT,
+            markup=False,
+        )
+        return
+    table = Table("id", "players", "status", "score", "cards", box=box.SIMPLE_HEAD, pad_edge=False)
+    for game in games:
+        table.add_row(
+            game.short_id, ", ".join(game.names), _status(game), _score(game), _cards(game.cards)
+        )
     console.print(table)
-    console.print(f"{len(rows)} game(s) in {store.location}")
+    shown = f"{len(games)} of {matching}" if len(games) < matching else f"{matching}"
+    more = " (--limit 0 shows all)" if len(games) < matching else ""
+    console.print(f"{shown} game(s){more} in {store.location}", markup=False)
+
+
+def _status(game: GameSummary) -> str:
+    if game.finished:
+        return "finished"
+    return f"turn {game.turn}/{game.turns}"
+
+
+def _score(game: GameSummary) -> str:
+    """The winners and their score once finished (``greedy (seat 1) 84``), the leaders
+    and theirs before (``ann 40 (leads)``); ``tied 10`` when every seat has the best."""
+    best = max(game.totals)
+    if len(game.names) == 1:
+        return f"{best}"
+    seats = game.winners if game.winners is not None else [
+        seat for seat, total in enumerate(game.totals) if total == best
+    ]
+    if len(seats) == len(game.names):
+        return f"tied {best}"
+    names = ", ".join(seat_name(game.names, seat) for seat in seats)
+    return f"{names} {best}" + ("" if game.winners is not None else " (leads)")
+
+
+def _cards(cards: dict[str, str]) -> str:
+    """``ABCDA`` (bear, elk, salmon, hawk, fox), or the variant card's name."""
+    letters = list(cards.values())
+    if all(len(card) == 1 for card in letters):
+        return "".join(letters)
+    return letters[0] if len(set(letters)) == 1 else ",".join(letters)
 
 
 def show(
@@ -217,7 +284,9 @@ def show(
         print_json({**view, "decisions": decisions})
         return
     status = (
-        "finished" if state.finished else f"turn {state.turn}, {state.players[state.current].name} to play"
+        "finished"
+        if state.finished
+        else f"turn {state.turn} of {game_turns(state)}, {seat_name(state.names, state.current)} to play"
     )
     seed = f"  seed {view['seed']}" if "seed" in view else ""
     console.print(f"game {state.game_id}{seed}  {status}", markup=False)
@@ -233,7 +302,8 @@ def show(
     for seat, player in enumerate(state.players):
         secret = f", secret card {render_secret_card(secrets[seat])}" if secrets else ""
         console.print(
-            f"\nseat {seat} {player.name}: {player.nature_tokens} nature token(s){secret}", markup=False
+            f"\nseat {seat} {player.name}: {plural(player.nature_tokens, 'nature token')}{secret}",
+            markup=False,
         )
         console.print(render_environment(player.environment), markup=False)
 

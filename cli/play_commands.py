@@ -44,6 +44,7 @@ from cascadia.cli.game_options import (
 )
 from cascadia.cli.play_session import PlaySession, Reply, Stage, is_bot, seat_names
 from cascadia.cli.play_view import (
+    BOARD_KEY,
     board_map,
     card_rules,
     hex_list,
@@ -53,12 +54,14 @@ from cascadia.cli.play_view import (
 from cascadia.cli.score_commands import sheet_table
 from cascadia.domain.achievement_map import AchievementMapError
 from cascadia.domain.commands import Command
+from cascadia.domain.components import TILES
 from cascadia.domain.errors import IllegalMoveError
 from cascadia.domain.rng import MAX_SEED
 from cascadia.projections.achievement_progress import achievement_label
-from cascadia.projections.describe import describe_moves
+from cascadia.projections.describe import describe_moves, plural, possessive, seat_name
 from cascadia.projections.player_view import SPECTATOR, player_view
 from cascadia.projections.render import render_cards, render_options, render_score
+from cascadia.projections.turns import seat_turn
 
 ReadLine = Callable[[str], str]
 
@@ -120,7 +123,8 @@ class PlayLoop:
         stage = self.session.stage(game)
         if stage is Stage.BOT:
             state = game.state
-            who = f"turn {state.turn} · {state.active.name} (seat {state.current}): "
+            turn = seat_turn(state)
+            who = f"{possessive(state.names, state.current)} turn {turn.number} of {turn.of}: "
             self.save(bot_for_turn(state), lead=who)
             return
         self.show_turn_start()
@@ -177,8 +181,11 @@ class PlayLoop:
         game = self.game
         after = self.session.stage(game)
         if after is before is Stage.CHOOSE:
-            console.print(market_table(game.state))
+            console.print(market_table(game.state, game.state.active.environment))
         elif after is Stage.TILE and before is Stage.CHOOSE:
+            self.show_tile()
+        elif after is before is Stage.TILE:  # the token went first (or back to the bag)
+            self.show_board()
             self.show_tile()
         elif after is Stage.TOKEN:
             self.show_board(targets=True)
@@ -240,35 +247,38 @@ class PlayLoop:
         self.show_turn()
 
     def show_turn(self) -> None:
+        """The turn's screen, made to fit a 24-line terminal: a header (whose turn, the
+        cards, the scores), the market while a pair is to be chosen, the board."""
         game = self.game
         state = game.state
         seat = state.current
-        player = state.active
+        names = state.names
+        turn = seat_turn(state)
         console.rule(
-            f"turn {state.turn} · {player.name} (seat {seat}) · {state.stack_size} tiles in the stack"
+            f"{possessive(names, seat)} turn {turn.number} of {turn.of} · "
+            f"{plural(state.stack_size, 'tile')} in the stack"
         )
         view = self.view()
         cards = render_cards(view["cards"])
         if view["second_cards"]:
             cards += f" | second set: {render_cards(view['second_cards'])}"
-        console.print(f"cards: {cards}", markup=False)
         if view["secret_cards"]:
-            console.print(f"your secret card: {view['secret_cards'][seat]}", markup=False)
+            cards += f" | {possessive(names, seat)} secret card: {view['secret_cards'][seat]}"
         if changed := render_options(view["options"]):
-            console.print(f"options: {changed}", markup=False)
-        console.print(
+            cards += f" | options: {changed}"
+        say(f"cards: {cards}")
+        say(
             "scores now: "
             + ", ".join(
-                f"{p.name} {render_score(s['total'])} ({p.nature_tokens} nature)"
-                for p, s in zip(state.players, view["scores"]["players"], strict=True)
-            ),
-            markup=False,
+                f"{seat_name(names, i)} {render_score(s['total'])}"
+                + (f" ({plural(p.nature_tokens, 'nature token')})" if p.nature_tokens else "")
+                for i, (p, s) in enumerate(zip(state.players, view["scores"]["players"], strict=True))
+            )
         )
         stage = self.session.stage(game)
         if stage is Stage.CHOOSE:
-            console.print(market_table(state))
+            console.print(market_table(state, state.active.environment))
         self.show_board(targets=stage is Stage.TOKEN)
-        console.print(f"nature tokens: {player.nature_tokens}", markup=False)
         if stage in (Stage.TILE, Stage.ROTATION):
             self.show_tile()
         if stage is Stage.ROTATION:
@@ -278,16 +288,17 @@ class PlayLoop:
         game = self.game
         state = game.state
         ts = state.turn_state
-        environment = state.active.environment
+        player = state.active
+        environment = player.environment
         hexes = [] if ts.tile_hex is not None else environment.open_hexes()
         marked = game.legal_wildlife_targets() if targets else []
-        console.print(f"{state.active.name}'s board:", markup=False)
+        nature = plural(player.nature_tokens, "nature token")
+        say(f"{possessive(state.names, state.current)} board ({nature}):")
         console.print(board_map(environment, hexes, marked, ts.tile_hex))
-        if hexes:
-            say(f"open hexes (+): {hex_list(hexes)}")
+        say(BOARD_KEY, style="dim")
         if targets and ts.taken_wildlife and not ts.wildlife_done:
             where = hex_list(marked) if marked else "none"
-            say(f"tiles that can take the {ts.taken_wildlife} (?): {where}")
+            say(f"tiles that can take the {ts.taken_wildlife} (magenta): {where}")
 
     def show_boards(self) -> None:
         state = self.game.state
@@ -295,19 +306,40 @@ class PlayLoop:
         for seat, (player, score) in enumerate(zip(state.players, sheet["players"], strict=True)):
             console.print(
                 f"seat {seat} {player.name}: {render_score(score['total'])} points now, "
-                f"{player.nature_tokens} nature token(s)",
+                f"{plural(player.nature_tokens, 'nature token')}",
                 markup=False,
             )
             console.print(board_map(player.environment))
 
     def show_tile(self) -> None:
-        ts = self.game.state.turn_state
+        """The tile held (and the token, until it is placed), where it may go, and a
+        warning when no tile of the board can take the token."""
+        game = self.game
+        ts = game.state.turn_state
         if ts.taken_tile is None:
             return
-        console.print(f"You hold the {ts.taken_wildlife} token and this tile:", markup=False)
+        if ts.wildlife_done:
+            say(f"You hold this tile (the {ts.taken_wildlife} is no longer in your hand):")
+        else:
+            say(f"You hold the {ts.taken_wildlife} token and this tile:")
         console.print(rotation_table(ts.taken_tile))
-        positions = self.game.legal_tile_positions()
-        say(f"where it may go: {hex_list(positions)}")
+        say(f"where it may go: {hex_list(game.legal_tile_positions())}")
+        if not ts.wildlife_done and not game.legal_wildlife_targets():
+            say(self.no_target_warning(), style="yellow")
+
+    def no_target_warning(self) -> str:
+        """RULES.md 4.3: a token no tile can take goes back to the bag; say so as soon as
+        it is taken, and whether the tile taken with it could still hold it."""
+        state = self.game.state
+        ts = state.turn_state
+        species = ts.taken_wildlife
+        tile = TILES[ts.taken_tile]  # type: ignore[index]
+        if species in tile.wildlife and not state.options.no_token_on_new_tile:
+            return f"No tile of yours can take the {species} now; the tile you hold can, once placed."
+        return (
+            f"No tile of yours can take the {species}, nor can the tile you hold: "
+            "it will go back to the bag."
+        )
 
     def show_rotations(self) -> None:
         game = self.game
@@ -320,8 +352,10 @@ class PlayLoop:
 
     def say_saved(self) -> None:
         state = self.game.state
+        turn = seat_turn(state)
         console.print(
-            f"Stopped at turn {state.turn}; every completed move is saved. "
+            f"Stopped in {possessive(state.names, state.current)} turn {turn.number} of {turn.of}; "
+            "every completed move is saved. "
             f"Resume with: cascadia play {str(self.game_id)[:8]}",
             markup=False,
         )
@@ -330,17 +364,18 @@ class PlayLoop:
         state = self.game.state
         sheet = player_view(state, SPECTATOR)["scores"]  # the game is over: every card shows
         console.rule("final scores")
+        names = state.names
         for seat, player in enumerate(state.players):
             if not is_bot(player.name):
-                console.print(f"{player.name}'s board (seat {seat}):", markup=False)
+                say(f"{possessive(names, seat)} board:")
                 console.print(board_map(player.environment))
         console.print(sheet_table(state, sheet))
-        winners = [state.players[seat].name for seat in sheet["winners"]]
+        winners = [seat_name(names, seat) for seat in sheet["winners"]]
         best = max(p["total"] for p in sheet["players"])
         if len(winners) == 1:
-            console.print(f"Winner: {winners[0]} with {best} points", markup=False)
+            say(f"Winner: {winners[0]} with {best} points")
         else:
-            console.print(f"Shared win: {', '.join(winners)} with {best} points", markup=False)
+            say(f"Shared win: {', '.join(winners)} with {best} points")
         if sheet["solo_rating"]:
             console.print(f"solo rating: {sheet['solo_rating']}", markup=False)
         if self.map_id is not None:

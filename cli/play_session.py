@@ -221,20 +221,19 @@ class PlaySession:
             slots = sorted({t for t, _ in game.legal_takes()})
             parts = []
             if ts.free_choice:
-                parts.append("a tile slot and a token slot (e.g. `2 0`): free choice is bought")
+                parts.append("Take a tile slot and a token slot (e.g. `2 0`)")
             else:
-                parts.append(f"a pair: its slot number ({_spell(slots)})")
+                parts.append(f"Take a pair: its slot ({_spell(slots)})")
             if game.can_wipe_three():
                 counts = Counter(w for w in state.market_wildlife if w is not None)
                 species = next(w for w, n in counts.items() if n == 3)
-                parts.append(f"`three`: wipe the three {species} (free, once a turn)")
+                parts.append(f"`three` wipes the {species} (free)")
             actions = game.nature_actions()
             if actions:
                 cost = game.nature_cost()
-                if "free_choice" in actions:
-                    parts.append(f"`free`: free choice of tile and token ({cost} nature token)")
-                parts.append(f"`wipe 0 2`: replace those market tokens ({cost} nature token)")
-            return "Choose " + "; ".join(parts) + ". `help` explains."
+                what = "`free` or `wipe 0 2`" if "free_choice" in actions else "`wipe 0 2`"
+                parts.append(f"{what}: {cost} nature token{'s' if cost > 1 else ''}")
+            return "; ".join(parts) + ("; `help`." if len(parts) > 1 else ". `help` explains.")
         if stage is Stage.TILE:
             tile = TILES[ts.taken_tile]  # type: ignore[index]
             if tile.keystone:
@@ -244,7 +243,7 @@ class PlaySession:
             q, r = self.pending_hex  # type: ignore[misc]
             return f"Rotation for ({q}, {r}): 0-5 (see the table), another hex `q r`, or `back`."
         if stage is Stage.TOKEN:
-            return f"Place the {ts.taken_wildlife}: `q r` of a marked tile, or `return` it to the bag."
+            return f"Place the {ts.taken_wildlife}: `q r` of a tile shown by its coordinates, or `return` it."
         return ""
 
     def automatic(self, game: Game) -> Command | None:
@@ -379,8 +378,11 @@ def _spell(slots: list[int]) -> str:
 _COORDINATES = (
     "Hexes are written `q r`: q grows to the east, r to the south-east (each row r is drawn "
     "half a hex right of the one above). The neighbours of (q, r) are NE (q+1, r-1), "
-    "E (q+1, r), SE (q, r+1), SW (q-1, r+1), W (q-1, r), NW (q, r-1). The map shows each "
-    "hex's coordinates under it; `+` marks an open hex where a tile may go."
+    "E (q+1, r), SE (q, r+1), SW (q-1, r+1), W (q-1, r), NW (q, r-1). The map draws one "
+    "line per row: an open hex (where a tile may go) as its coordinates `q,r`; a tile as "
+    "its habitat initials, the rotation of a dual tile, and `:` and its token (`RF3:b`) "
+    "or `.` and what it can still hold (`RF3.bef`: bear, elk or fox); while a token is "
+    "placed, the tiles that can take it as their coordinates."
 )
 _GENERAL = (
     "Any time: `show` redraws the market and your board, `boards` shows every player's board, "
@@ -415,7 +417,7 @@ HELP: dict[Stage, str] = {
     ),
     Stage.TOKEN: (
         "Place the token on one of your tiles that shows its species and has no token yet\n"
-        "(marked `?` on the map):\n"
+        "(the map shows those tiles as their coordinates):\n"
         "  0 1          on the tile at (0, 1)\n"
         "  return       put it back in the bag (it is not placed)\n"
         "A token on a keystone tile (one habitat) earns a nature token."

@@ -12,10 +12,12 @@ from typing import Annotated
 
 import typer
 from cascadia.application.game_logs import export_game, import_log
+from cascadia.application.store import GameStore
 from cascadia.bots.registry import continue_game, make_bots
 from cascadia.cli.common import HomeOption, JsonOption, console, err_console, open_store, print_json
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import Game
+from cascadia.projections.describe import plural
 from cascadia.projections.render import render_bag, render_environment, render_market
 from cascadia.replays.audit import AuditResult, audit_file
 from cascadia.replays.commitment import verify_log_commitment
@@ -71,7 +73,7 @@ def export(
             )
     if not json_output:
         where = targets[0] if len(targets) == 1 else output
-        console.print(f"{len(ids)} game(s) exported to {where} ({total} bytes)", markup=False)
+        console.print(f"{plural(len(ids), 'game')} exported to {where} ({total} bytes)", markup=False)
 
 
 def import_logs(
@@ -88,34 +90,60 @@ def import_logs(
     if not paths:
         raise InvalidOptionError("no log files to import")
     store = open_store(home, write=True)
-    failed = 0
-    for path in paths:
-        try:
-            result = import_log(store, path)
-        except (ReplayError, OSError) as error:
-            failed += 1
-            message = str(error) if isinstance(error, ReplayError) else f"{path}: {error.strerror or error}"
-            if json_output:
-                print_json({"file": str(path), "imported": False, "error": message})
-            else:
-                err_console.print(f"error: {message}", markup=False)
-            continue
-        if json_output:
-            print_json(
-                {
-                    "file": result.file,
-                    "game_id": str(result.game_id),
-                    "events": result.events,
-                    "imported": result.imported,
-                    "already_stored": not result.imported,
-                }
-            )
-        elif result.imported:
-            console.print(f"{path}: imported game {result.game_id} ({result.events} events)", markup=False)
-        else:
-            console.print(f"{path}: game {result.game_id} is already stored; nothing to do", markup=False)
-    if failed:
+    counts = {"imported": 0, "already": 0, "failed": 0}
+    with Progress(
+        TextColumn("importing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        console=err_console,
+        disable=json_output or not err_console.is_terminal,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("", total=len(paths))
+        for path in paths:
+            progress.update(task, description=path.name)
+            outcome = _import_one(store, path, json_output)
+            counts[outcome] += 1
+            progress.advance(task)
+    if not json_output:
+        console.print(
+            f"{plural(len(paths), 'log')}: {counts['imported']} imported, "
+            f"{counts['already']} already stored, {counts['failed']} failed -> {store.location}",
+            markup=False,
+        )
+    if counts["failed"]:
         raise typer.Exit(1)
+
+
+def _import_one(store: GameStore, path: Path, json_output: bool) -> str:
+    """Import one log and report it (a line per log, failures on stderr): ``imported``,
+    ``already`` (stored before) or ``failed``."""
+    try:
+        result = import_log(store, path)
+    except (ReplayError, OSError) as error:
+        message = str(error) if isinstance(error, ReplayError) else f"{path}: {error.strerror or error}"
+        if json_output:
+            print_json({"file": str(path), "imported": False, "already_stored": False, "error": message})
+        else:
+            err_console.print(f"error: {message}", markup=False)
+        return "failed"
+    if json_output:
+        print_json(
+            {
+                "file": result.file,
+                "game_id": str(result.game_id),
+                "events": result.events,
+                "imported": result.imported,
+                "already_stored": not result.imported,
+            }
+        )
+    elif result.imported:
+        console.print(f"{path}: imported game {result.game_id} ({result.events} events)", markup=False)
+    else:
+        console.print(f"{path}: game {result.game_id} is already stored; nothing to do", markup=False)
+    return "imported" if result.imported else "already"
 
 
 # -- replay ------------------------------------------------------------------------------
@@ -132,7 +160,8 @@ def _print_snapshot(snapshot: Snapshot) -> None:
         marker = "*" if seat == state.current and not state.finished else " "
         score = scores[seat] if seat < len(scores) else "?"
         console.print(
-            f"{marker}seat {seat} {player.name}: score {score}, {player.nature_tokens} nature token(s)",
+            f"{marker}seat {seat} {player.name}: score {score}, "
+            f"{plural(player.nature_tokens, 'nature token')}",
             markup=False,
         )
         console.print(render_environment(player.environment), markup=False)

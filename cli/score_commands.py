@@ -12,9 +12,11 @@ from cascadia.cli.viewer_option import AsPlayerOption, viewer_of
 from cascadia.domain.components import HABITATS, WILDLIFE
 from cascadia.domain.state import GameState
 from cascadia.projections.achievements import ACHIEVEMENTS, is_standard_game, winner_achievements
+from cascadia.projections.describe import plural
 from cascadia.projections.game_scores import score_state
 from cascadia.projections.player_view import player_view
 from cascadia.projections.render import render_score
+from cascadia.projections.turns import game_turns
 from rich.table import Table
 
 
@@ -44,8 +46,22 @@ def sheet_table(state: GameState, sheet: dict[str, Any]) -> Table:
         )
     table.add_row("nature tokens", *(str(p["nature_tokens"]) for p in players))
     table.add_row("total", *(f"[bold]{render_score(p['total'])}[/bold]" for p in players))
-    table.add_row("rank", *(render_score(p["rank"]) + (" (won)" if p["won"] else "") for p in players))
+    table.add_row("rank", *(render_score(p["rank"]) + _rank_note(p) for p in players))
     return table
+
+
+def _rank_note(player: dict[str, Any]) -> str:
+    """`` (won)`` once the game is over, `` (leading)`` for a first place before."""
+    if player["won"]:
+        return " (won)"
+    return " (leading)" if player["leading"] else ""
+
+
+def score_status(state: GameState) -> str:
+    """``final``, or where the running scores stand: ``running, turn 31 of 40``."""
+    if state.finished:
+        return "final"
+    return f"running, turn {state.turn} of {game_turns(state)}"
 
 
 def score(
@@ -59,10 +75,9 @@ def score(
     _, state = load_game(game, home, turn)
     sheet = player_view(state, viewer_of(as_player, state))["scores"]
     if json_output:
-        print_json({"game_id": str(state.game_id), "final": state.finished, **sheet})
+        print_json({"game_id": str(state.game_id), **sheet})
         return
-    status = "final" if state.finished else f"live, turn {state.turn}"
-    console.print(f"game {state.game_id} ({status})", markup=False)
+    console.print(f"game {state.game_id} ({score_status(state)})", markup=False)
     console.print(sheet_table(state, sheet))
     if sheet["solo_rating"]:
         console.print(f"solo rating: {sheet['solo_rating']}")
@@ -80,8 +95,12 @@ def achievements(
         print_json(
             {
                 "game_id": str(state.game_id),
+                "finished": state.finished,
                 "standard_game": is_standard_game(state.options),
-                "winners": {str(s): a for s, a in earned.items()},
+                "winners": [
+                    {"seat": seat, "name": state.names[seat], "achievements": names}
+                    for seat, names in earned.items()
+                ],
             }
         )
         return
@@ -91,7 +110,8 @@ def achievements(
     if not is_standard_game(state.options):
         console.print("note: RULES.md 8 lists achievements for standard games; this one has other options")
     for seat, names in earned.items():
-        console.print(f"seat {seat} {state.players[seat].name}: {len(names)} achievement(s)", markup=False)
+        said = f"seat {seat} {state.players[seat].name}: {plural(len(names), 'achievement')}"
+        console.print(said, markup=False)
         for name in names:
             console.print(f"  {name}: {ACHIEVEMENTS[name][0]}", markup=False)
 

@@ -20,6 +20,41 @@ def tile_text(tile_id: int) -> str:
     return f"#{tile_id} {kind} ({', '.join(tile.wildlife)})"
 
 
+SECOND_PERSON = "you"
+"""A seat named ``you`` (``cascadia new``'s default human) is spoken to: "you play
+first", "your board", not "you plays first", "you's board"."""
+
+
+def seat_name(names: Sequence[str], seat: int) -> str:
+    """How a seat is named in a sentence: its name, with its seat number when another
+    seat has the same name (``greedy (seat 1)``); ``seat N`` when it has none."""
+    if not 0 <= seat < len(names):
+        return f"seat {seat}"
+    name = names[seat]
+    return f"{name} (seat {seat})" if names.count(name) > 1 else name
+
+
+def is_addressed(names: Sequence[str], seat: int) -> bool:
+    """Whether the seat is spoken to in the second person (its name is ``you``, and no
+    other seat has that name)."""
+    return 0 <= seat < len(names) and names[seat] == SECOND_PERSON and names.count(SECOND_PERSON) == 1
+
+
+def subject(names: Sequence[str], seat: int, third: str, second: str) -> str:
+    """The seat and a verb that agrees with it: ``ann has``, ``you have``."""
+    return f"{seat_name(names, seat)} {second if is_addressed(names, seat) else third}"
+
+
+def possessive(names: Sequence[str], seat: int) -> str:
+    """``ann's``, ``greedy (seat 1)'s``, or ``your``."""
+    return "your" if is_addressed(names, seat) else f"{seat_name(names, seat)}'s"
+
+
+def article(word: str) -> str:
+    """``a bear``, ``an elk``."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
 def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
@@ -35,7 +70,7 @@ def describe_event(event: ev.GameEvent, names: Sequence[str], view: Mapping[str,
     the seed and the cards it may not see left out."""
 
     def who(seat: int) -> str:
-        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+        return seat_name(names, seat)
 
     e: Any = event
     if isinstance(event, ev.GameStarted):
@@ -58,9 +93,10 @@ def describe_event(event: ev.GameEvent, names: Sequence[str], view: Mapping[str,
     if isinstance(event, ev.SecretCardsDealt):
         return f"Secret cards dealt face down ({plural(len(e.species), 'player')}, one each)."
     if isinstance(event, ev.SecretCardRevealed):
-        return f"{who(e.player)} revealed their secret card: {e.species}."
+        whose = "your" if is_addressed(names, e.player) else "their"
+        return f"{who(e.player)} revealed {whose} secret card: {e.species}."
     if isinstance(event, ev.FirstPlayerChosen):
-        return f"{who(e.seat)} plays first."
+        return f"{subject(names, e.seat, 'plays', 'play')} first."
     if isinstance(event, ev.MarketRefilled):
         fills = [
             f"slot {slot}: " + " + ".join(
@@ -88,7 +124,7 @@ def describe_event(event: ev.GameEvent, names: Sequence[str], view: Mapping[str,
         where = f"slot {e.tile_slot}" if e.tile_slot == e.wildlife_slot else (
             f"slots {e.tile_slot} and {e.wildlife_slot}"
         )
-        return f"{who(e.player)} took tile {tile_text(e.tile)} and a {e.wildlife} from {where}."
+        return f"{who(e.player)} took tile {tile_text(e.tile)} and {article(e.wildlife)} from {where}."
     if isinstance(event, ev.TilePlaced):
         turn = "" if TILES[e.tile].keystone else f", rotation {e.rotation}"
         return f"{who(e.player)} placed tile #{e.tile} at ({e.q}, {e.r}){turn}."

@@ -11,7 +11,7 @@ from cascadia.projections.scoresheet import ScoreSheet, score_game
 def score_state(state: GameState) -> ScoreSheet:
     """The score sheet of the boards as they stand: the final sheet once the game has
     ended, the running scores before (RULES.md 5, with the game's cards and options,
-    the second card set included)."""
+    the second card set included), in which nobody has won yet."""
     players = state.players
     sheet = score_game(
         [p.environment for p in players],
@@ -20,4 +20,5 @@ def score_state(state: GameState) -> ScoreSheet:
         state.options,
         second_cards=state.second_cards,
     )
-    return replace(sheet, rules_version=state.rules_version)
+    sheet = replace(sheet, rules_version=state.rules_version)
+    return sheet if state.finished else sheet.running()

@@ -42,7 +42,7 @@ EVERYTHING: Final = None
 Viewer = int | str | None
 """A seat number, :data:`SPECTATOR` or :data:`EVERYTHING`."""
 
-_HIDDEN_TOTALS = ("wildlife_total", "total", "rank", "won", "card_set")
+_HIDDEN_TOTALS = ("wildlife_total", "total", "rank", "won", "leading", "card_set")
 
 
 def check_viewer(state: GameState, viewer: Viewer) -> Viewer:
@@ -152,8 +152,18 @@ def _masked(cards: dict[str, str], hidden: set[str]) -> dict[str, str | None]:
 
 
 def _scores(state: GameState, hidden: set[str]) -> dict[str, Any]:
-    """The score sheet without what depends on a hidden card."""
-    sheet = score_state(state).to_dict()
+    """The score sheet without what depends on a hidden card. Besides the sheet's own
+    data: ``final`` (the game is over), each player's ``name`` and ``leading`` (ranked 1
+    now), and ``winners`` only once the game is over (``None`` before)."""
+    scored = score_state(state)
+    sheet = scored.to_dict()
+    sheet["final"] = scored.final
+    if not scored.final:
+        sheet["winners"] = None
+    sheet["players"] = [
+        {"seat": player["seat"], "name": name, **player, "leading": player["rank"] == 1}
+        for player, name in zip(sheet["players"], state.names, strict=True)
+    ]
     if not hidden:
         return sheet
     sheet["cards"] = _masked(sheet["cards"], hidden)

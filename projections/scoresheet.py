@@ -12,7 +12,7 @@ both share a place and the next place is skipped ("1, 1, 3").
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from cascadia.domain.components import HABITATS, WILDLIFE
@@ -58,6 +58,8 @@ class PlayerScore:
     total: int
     rank: int
     won: bool
+    """Ranked 1 in a finished game; ``False`` for everyone while the game goes on (a
+    player ranked 1 then is leading, not winning)."""
     card_set: int = 0
 
     def to_dict(self) -> dict[str, Any]:
@@ -90,11 +92,20 @@ class ScoreSheet:
     second_cards: Mapping[str, str] | None = None
     rules_version: str = RULES_VERSION
     """The rules version of the game scored (scoring is the same under every version)."""
+    final: bool = True
+    """Whether these are the final scores; running scores of a game still being played
+    have no winner (:meth:`running`)."""
 
     @property
     def winners(self) -> tuple[int, ...]:
-        """The seats of the players who won (ranked 1)."""
+        """The seats of the players who won (ranked 1); none before the game is over."""
         return tuple(p.seat for p in self.players if p.won)
+
+    def running(self) -> ScoreSheet:
+        """The same sheet as the running scores of a game still being played: ranks as
+        they stand, nobody has won (RULES.md 4.5: "Then score"; 5: "Highest total wins")."""
+        players = tuple(replace(p, won=False) for p in self.players)
+        return replace(self, players=players, final=False)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data."""

@@ -18,7 +18,7 @@ from pathlib import Path
 from uuid import UUID
 
 from cascadia.replays.errors import ReplayError
-from cascadia.replays.format import EXTENSION, file_kind
+from cascadia.replays.format import EXTENSION, file_kind, make_parent_folders
 
 SkipReport = Callable[[Path, str], None]
 """Called with each entry of a folder that is not read, and why."""
@@ -26,6 +26,10 @@ SkipReport = Callable[[Path, str], None]
 
 class LogPathError(ReplayError):
     """A path given as a log that does not exist."""
+
+
+class ExportTargetError(ReplayError):
+    """An output path that cannot hold the logs asked for (several games, one file)."""
 
 
 def log_name(game_id: UUID) -> str:
@@ -72,10 +76,19 @@ def _logs_under(folder: Path, on_skip: SkipReport | None) -> list[Path]:
 
 def export_targets(game_ids: list[UUID], output: str | os.PathLike[str], folder: bool) -> list[Path]:
     """Where each game's log goes: ``output`` itself for one game written to a file,
-    else ``output/<game id>.cascadia`` (the folder is created)."""
+    else ``output/<game id>.cascadia`` (the folder and its parents are created, as for
+    every output: :func:`~cascadia.replays.format.make_parent_folders`). Several games
+    (or ``folder``) go to a folder: an ``output`` that is a file, or is named like a log
+    file and does not exist, is refused (:class:`ExportTargetError`)."""
     target = Path(output)
     if not folder and len(game_ids) == 1 and not target.is_dir():
-        target.parent.mkdir(parents=True, exist_ok=True)
         return [target]
-    target.mkdir(parents=True, exist_ok=True)
+    if os.path.lexists(target) and not target.is_dir():
+        raise ExportTargetError(f"{target} is a file: several games are exported to a folder")
+    if not target.exists() and target.suffix == EXTENSION:
+        raise ExportTargetError(
+            f"{target} is named like a log file, but several games are exported to a folder; "
+            "give a folder (e.g. -o logs)"
+        )
+    make_parent_folders(target / "x")
     return [target / log_name(game_id) for game_id in game_ids]

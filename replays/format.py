@@ -284,6 +284,19 @@ def check_output_path(target: Path) -> None:
         raise OutputPathError(f"{target} is {kind}, not a regular file; refusing to replace it")
 
 
+def make_parent_folders(target: Path) -> None:
+    """The one rule for every output: missing folders on the way to ``target`` are
+    created; a path on the way that is not a folder is refused, naming it and ``target``
+    as the user gave it (:class:`OutputPathError`)."""
+    for folder in (*reversed(target.parents), target.parent):
+        if os.path.lexists(folder) and not folder.is_dir():
+            raise OutputPathError(f"cannot write {target}: {folder} is not a folder")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OSError(error.errno, f"cannot write {target}: {error.strerror or error}") from None
+
+
 def file_kind(mode: int) -> str:
     kinds = (
         (stat.S_ISLNK, "a symbolic link"),
@@ -330,9 +343,11 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     """A file that appears at ``path`` only complete: written to a temporary file in the
     same folder, flushed and fsynced, then renamed over ``path``; removed on failure.
 
-    Only a regular file (or nothing) is ever replaced (:class:`OutputPathError`), and a
-    write error is an :class:`OSError` naming ``path``."""
+    Missing parent folders are created (:func:`make_parent_folders`). Only a regular
+    file (or nothing) is ever replaced (:class:`OutputPathError`), and a write error is
+    an :class:`OSError` naming ``path``."""
     target = Path(path)
+    make_parent_folders(target)
     check_output_path(target)
     remove_stale_temporaries(target.parent, target.name)
     try:

@@ -11,7 +11,7 @@ python -m pip install --quiet -e .
 export CASCADIA_HOME="${CASCADIA_HOME:-./.cascadia}"
 cascadia simulate --games 40 --players 4 --seed 1 --bot greedy,random
 cascadia simulate --games 40 --players 2 --seed 1 --bot greedy --cards all-a
-game=$(cascadia games --json | python -c "import json, sys; print(json.load(sys.stdin)[0]['id'])")
+game=$(cascadia games --json --limit 0 | python -c "import json, sys; print(json.loads(sys.stdin.readline())['id'])")
 cascadia show "$game"
 cascadia score "$game"
 cascadia achievements "$game"

@@ -23,6 +23,7 @@ from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState, PlayerState
 from cascadia.projections.achievements import ACHIEVEMENTS, player_achievements, winner_achievements
+from cascadia.projections.describe import plural
 from cascadia.projections.game_scores import score_state
 from cascadia.projections.scoresheet import build_sheet
 from test_variants_helpers import ALL_A, NO_WILDLIFE, corridors
@@ -289,11 +290,14 @@ def test_cli_achievements(cli, tmp_path, players):
     assert code == 0, err
     data = json.loads(out)
     assert data["game_id"] == game_id
-    assert data["winners"] == {str(seat): names for seat, names in expected.items()}
+    names_of = GameStore(tmp_path).game(UUID(game_id)).state.names
+    assert data["winners"] == [
+        {"seat": seat, "name": names_of[seat], "achievements": names} for seat, names in expected.items()
+    ]
     code, out, _ = cli("achievements", game_id)
     assert code == 0
     for seat, names in expected.items():
-        assert f"seat {seat} " in out and f"{len(names)} achievement(s)" in out
+        assert f"seat {seat} " in out and plural(len(names), "achievement") in out
         for name in names:
             assert f"{name}: {ACHIEVEMENTS[name][0]}" in out
 

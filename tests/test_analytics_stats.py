@@ -322,7 +322,8 @@ def test_cli_sql_and_stats(
         "--home",
         home,
     )
-    assert code == 0 and json.loads(out) == [{"name": "greedy", "n": 3}, {"name": "random", "n": 4}]
+    rows = [json.loads(line) for line in out.splitlines()]  # JSON lines: one per row
+    assert code == 0 and rows == [{"name": "greedy", "n": 3}, {"name": "random", "n": 4}]
     code, out, err = _cli(monkeypatch, capsys, "sql", "SELECT * FROM nowhere", "--home", home)
     assert code == 1 and out == "" and err.count("\n") == 1 and err.startswith("error: SQL: Catalog Error")
     code, out, err = _cli(monkeypatch, capsys, "sql", "DELETE FROM games", "--home", home)
@@ -330,7 +331,8 @@ def test_cli_sql_and_stats(
     code, out, err = _cli(
         monkeypatch, capsys, "stats", "cards", "--where", "players = 2", "--json", "--home", home
     )
-    assert code == 0 and _by(json.loads(out), card="bear A")["top_scorer"]["k"] == 1
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and _by(rows, card="bear A")["top_scorer"]["k"] == 1
     for name in ("cards", "seats", "bots", "nature", "overpopulation", "scores"):
         code, out, err = _cli(monkeypatch, capsys, "stats", name, "--home", home)
         assert code == 0 and err == "" and out, name

@@ -51,12 +51,12 @@ def test_games_lists_the_stored_games(cli):
     cli("simulate", "-n", "2", "-p", "1", "--seed", "3", "--cards", "all-a")
     code, out, _ = cli("games", "--json")
     assert code == 0
-    rows = json.loads(out)
+    rows = [json.loads(line) for line in out.splitlines()]
     assert [row["seed"] for row in rows] == [3, 4]
     assert all(row["players"] == ["random"] and row["options"]["cards"] == "all-a" for row in rows)
     code, out, _ = cli("games")
     assert code == 0
-    assert rows[0]["id"] in out and rows[1]["id"] in out
+    assert rows[0]["short_id"] in out and rows[1]["short_id"] in out
     assert "2 game(s)" in out
 
 

@@ -17,7 +17,7 @@ CliRunner = Callable[..., tuple[int, str, str]]
 def _first_game(cascadia: CliRunner, home: Path) -> str:
     code, out, _ = cascadia("games", "--json", "--home", str(home))
     assert code == 0
-    return json.loads(out)[0]["id"]
+    return json.loads(out.splitlines()[0])["id"]
 
 
 def test_score_prints_the_sheet_and_json_matches_the_projection(cascadia: CliRunner, tmp_path: Path) -> None:
@@ -31,16 +31,29 @@ def test_score_prints_the_sheet_and_json_matches_the_projection(cascadia: CliRun
     store = GameStore(tmp_path)
     expected = score_state(store.game(UUID(game_id)).state).to_dict()
     assert sheet["final"] is True
-    assert sheet["players"] == expected["players"]
+    names = store.game(UUID(game_id)).state.names
+    assert sheet["players"] == [
+        {"seat": p["seat"], "name": names[p["seat"]], **p, "leading": p["rank"] == 1}
+        for p in expected["players"]
+    ]
+    assert sheet["winners"] == expected["winners"] and sheet["winners"]
     assert [p["total"] for p in sheet["players"]] == [p["total"] for p in expected["players"]]
 
 
 def test_score_at_a_turn_is_live(cascadia: CliRunner, tmp_path: Path) -> None:
     cascadia("simulate", "-n", "1", "-p", "2", "--home", str(tmp_path))
     game_id = _first_game(cascadia, tmp_path)
-    code, out, _ = cascadia("score", game_id, "--turn", "3", "--json", "--home", str(tmp_path))
+    code, out, _ = cascadia("score", game_id, "--turn", "30", "--json", "--home", str(tmp_path))
     assert code == 0
-    assert json.loads(out)["final"] is False
+    sheet = json.loads(out)
+    assert sheet["final"] is False and sheet["winners"] is None
+    first = [p for p in sheet["players"] if p["rank"] == 1]
+    assert first and all(p["leading"] and not p["won"] for p in first)
+    assert not any(p["won"] for p in sheet["players"])
+    code, out, _ = cascadia("score", game_id, "--turn", "30", "--home", str(tmp_path))
+    assert "(leading)" in out and "(won)" not in out and "running, turn 31 of 40" in out
+    code, out, _ = cascadia("score", game_id, "--home", str(tmp_path))
+    assert "(won)" in out and "(leading)" not in out and "(final)" in out
     code, _, err = cascadia("score", game_id, "--turn", "999", "--home", str(tmp_path))
     assert code == 1 and err.startswith("error: ") and "Traceback" not in err
 
@@ -51,7 +64,8 @@ def test_achievements_and_final_scores(cascadia: CliRunner, tmp_path: Path) -> N
     code, out, _ = cascadia("achievements", game_id, "--json", "--home", str(tmp_path))
     assert code == 0
     winners = json.loads(out)["winners"]
-    assert winners and all(isinstance(names, list) for names in winners.values())
+    assert winners and all(isinstance(w["seat"], int) for w in winners)
+    assert all(isinstance(w["achievements"], list) for w in winners)
     code, out, _ = cascadia("final-scores", "--json", "--home", str(tmp_path))
     assert json.loads(out) == {"added": 2, "games": 2}
     code, out, _ = cascadia("final-scores", "--json", "--home", str(tmp_path))

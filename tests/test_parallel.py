@@ -108,7 +108,7 @@ def analytics_tables(cascadia, home: Path) -> dict[str, list]:
             "sql", f"SELECT * EXCLUDE (batch) FROM {table} ORDER BY {order}", "--json", "--home", str(home)
         )
         assert code == 0, err
-        tables[table] = json.loads(out)
+        tables[table] = [json.loads(line) for line in out.splitlines()]
     return tables
 
 

@@ -263,7 +263,7 @@ def test_play_shows_a_seats_secret_card_on_its_own_turn_only(cli, tmp_path, monk
         code, out, err = cli("play", game_id)
         assert code == 0, err
         own, theirs = probe.secret_cards[seat], probe.secret_cards[other]
-        assert f"your secret card: {own}" in out and f"{own} {letters[own]}" in out
+        assert f"secret card: {own}" in out and f"{own} {letters[own]}" in out
         assert not shows_letter(out, letters[theirs]) and f"secret card: {theirs}" not in out
         assert f"{theirs} hidden" in out and "seed" not in out
         game = store.game(store.find_game(game_id))  # this seat plays its turn

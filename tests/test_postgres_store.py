@@ -199,7 +199,7 @@ def test_every_cli_command_on_the_configured_store(cascadia, database_url, tmp_p
     assert code == 0 and out.strip().startswith("1 game(s) stored, 2 already stored")
     assert out.strip().splitlines()[0].endswith(GameStore(env=env).location)
     code, out, _ = cascadia("games", "--json", env=env)
-    listed = json.loads(out)
+    listed = [json.loads(line) for line in out.splitlines()]
     assert sorted(row["seed"] for row in listed) == [40, 41, 42]
     first = listed[0]["id"]
     code, out, _ = cascadia("show", first[:8], "--json", env=env)
@@ -216,7 +216,7 @@ def test_every_cli_command_on_the_configured_store(cascadia, database_url, tmp_p
     code, out, err = cascadia("ingest", "--from-store", "--home", home, env=env)
     assert code == 0 and out.strip().startswith("3 game(s) ingested"), out + err
     code, out, err = cascadia("sql", "SELECT count(*) AS n FROM games", "--json", "--home", home, env=env)
-    assert json.loads(out) == [{"n": 3}]
+    assert json.loads(out) == {"n": 3}
 
 
 def test_new_games_in_one_transaction_fall_back_one_by_one_on_a_conflict(game_store):
