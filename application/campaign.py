@@ -34,7 +34,7 @@ from cascadia.bots.marking import bot_mark
 from cascadia.bots.registry import check_bot_names, continue_game, make_bots
 from cascadia.domain.achievement_map import ACHIEVEMENT_MODES, STANDARD_MODE, MapState, PlayerPath
 from cascadia.domain.errors import InvalidOptionError
-from cascadia.domain.game import Game
+from cascadia.domain.game import Game, derive_game_id
 from cascadia.domain.options import RESTRICTIONS, GameOptions
 from cascadia.projections.achievements import ACHIEVEMENTS
 
@@ -113,19 +113,31 @@ def simulate_campaign(
     check_bot_names(players)
     for index, seed in enumerate(seeds):
         state = load_map(store, map_id).state
-        mode = next_mode(schedule, state, index)
+        mode = recorded_mode(state, seed, players, base) or next_mode(schedule, state, index)
         if mode is None:
             return
-        game = Game.start(seed, players, mode_options(base, mode))
-        continue_game(game, seat_bots(state, players, seed))
-        stored = store.save_new_game(game.collect_events())
-        facts = stored_game_facts(store, game.id)
-        if str(game.id) not in load_map(store, map_id).state.games:
-            record_game(store, map_id, game.id)
+        options = mode_options(base, mode)
+        game_id = derive_game_id(seed, players, options)
+        stored = False
+        if str(game_id) not in state.games:
+            game = Game.start(seed, players, options, game_id)
+            continue_game(game, seat_bots(state, players, seed))
+            stored = store.save_new_game(game.collect_events())
+            record_game(store, map_id, game_id)
+        facts = stored_game_facts(store, game_id)
         marks = []
         for winner in facts.winners:
             achievement = bot_mark(load_map(store, map_id).markable(winner, facts))
             if achievement is not None:
-                mark_achievement(store, map_id, winner, game.id, achievement)
+                mark_achievement(store, map_id, winner, game_id, achievement)
                 marks.append((winner, achievement))
-        yield CampaignGame(seed, game.id, mode, stored, facts.winners, tuple(marks))
+        yield CampaignGame(seed, game_id, mode, stored, facts.winners, tuple(marks))
+
+
+def recorded_mode(state: MapState, seed: int, players: list[str], base: GameOptions) -> str | None:
+    """The mode in which the game of ``seed`` was already played for the map, if it was
+    (a rerun of a campaign plays nothing twice: it keeps that game and its mode)."""
+    for mode in ACHIEVEMENT_MODES:
+        if str(derive_game_id(seed, players, mode_options(base, mode))) in state.games:
+            return mode
+    return None

@@ -12,17 +12,23 @@ exact change of its own score, with the goal shaping that value:
 - ``no_token_on_keystone`` and ``no_nature_tokens_left``: never places a token on a
   keystone tile (so it never earns a nature token and has none left);
 - ``five_nature_tokens`` / ``ten_nature_tokens``: a token on a keystone is worth
-  ``KEYSTONE_BONUS`` more, and it never spends a nature token;
+  ``KEYSTONE_BONUS`` more, a keystone tile placed empty ``ROOM_BONUS`` more, and it
+  never spends a nature token;
 - ``exactly_three_species``: once three species are on its board, places no other;
-- ``eleven_of_one_species``: a token of the species it holds most of (the first in
-  RULES.md's species order on a tie) is worth ``FAVOURED_BONUS`` more, until it has 11;
+- ``eleven_of_one_species``: it favours the species it holds most of (the first
+  in RULES.md's species order on a tie), kept for the rest of the game once one
+  species leads alone: a
+  token of it is worth ``FAVOURED_BONUS`` more, and a tile that can take it, placed
+  empty, ``ROOM_BONUS`` more, until it has 11;
 - the species-points goals (``ten_for_every_species``, ``twenty_for_two_species``,
   ``thirty_for_one_species``): each point that brings a species' points closer to
   the goal's threshold (10 for every species; 20 for the two best; 30 for the best)
   counts ``SPECIES_WEIGHT`` times;
-- the habitat goals (``largest_corridor_in_three_habitats``, ``five_in_every_habitat``,
-  ``twelve_in_one_habitat``, ``fifteen_in_one_habitat``): the tile part of a move (its
-  corridor points and majority bonus) counts ``CORRIDOR_WEIGHT`` times;
+- ``largest_corridor_in_three_habitats`` and ``five_in_every_habitat``: the tile part
+  of a move (its corridor points and majority bonus) counts ``CORRIDOR_WEIGHT`` times;
+- ``twelve_in_one_habitat`` and ``fifteen_in_one_habitat``: the tile part in the
+  habitat of its largest corridor (the first in RULES.md's habitat order on a tie)
+  counts ``FOCUS_WEIGHT`` times;
 - the score thresholds, and any game that is not standard (a rule-restriction game
   is won to mark its restriction): its plain greedy play.
 
@@ -36,6 +42,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from uuid import UUID
 
 from cascadia.bots.greedy_bot import GreedyBot, market_placements
 from cascadia.bots.valuation import CardCache, CorridorCache, MoveValue, Placement, TurnValuation
@@ -84,7 +91,9 @@ class HuntValuation(TurnValuation):
         goal: str,
         cards: CardCache | None = None,
         corridors: CorridorCache | None = None,
+        favoured: str | None = None,
     ) -> None:
+        """``favoured``: the species the hunter collects for ``eleven_of_one_species``."""
         super().__init__(state, tile_placements, cards, corridors)
         self.goal = goal
         counts = Counter(self.wildlife.values())
@@ -94,11 +103,7 @@ class HuntValuation(TurnValuation):
             self.allowed = frozenset(WILDLIFE) - {goal[3:]}
         elif goal == "exactly_three_species" and len(counts) >= 3:
             self.allowed = frozenset(counts)
-        self.favoured: str | None = None
-        if goal == "eleven_of_one_species":
-            most = max(counts.values(), default=0)
-            favoured = next(s for s in WILDLIFE if counts[s] == most)
-            self.favoured = favoured if most < ELEVEN else None
+        self.favoured = favoured if goal == "eleven_of_one_species" and counts[favoured] < ELEVEN else None
         self.points = self.species_points() if goal in SPECIES_THRESHOLDS else {}
         self.focus: str | None = None
         if goal in FOCUSED_GOALS:
@@ -160,6 +165,8 @@ class HunterBot(GreedyBot):
         super().__init__(seed, seat)
         self.goal: str | None = None
         self.pursue(open_achievements)
+        self._favoured: dict[UUID, str] = {}
+        """Per game, the species it collects (chosen once, so it does not waver)."""
 
     def pursue(self, open_achievements: Sequence[str]) -> None:
         """Aim at the first of ``open_achievements`` (standard achievements, in any
@@ -175,7 +182,20 @@ class HunterBot(GreedyBot):
         goal = self.goal_in(game)
         if goal is None:
             return super().valuation(game)
-        return HuntValuation(game.state, market_placements(game), goal, self.cards, self.corridors)
+        favoured = self.favoured(game) if goal == "eleven_of_one_species" else None
+        return HuntValuation(game.state, market_placements(game), goal, self.cards, self.corridors, favoured)
+
+    def favoured(self, game: Game) -> str:
+        """The species it collects in ``game``: the one it holds most of (the first in
+        RULES.md's order on a tie), kept for the rest of the game once it leads alone."""
+        found = self._favoured.get(game.id)
+        if found is None:
+            counts = Counter(game.state.players[self.seat].environment.wildlife.values())
+            ranked = sorted(WILDLIFE, key=lambda s: counts[s], reverse=True)
+            found = ranked[0]
+            if counts[ranked[0]] > counts[ranked[1]]:
+                self._favoured[game.id] = found
+        return found
 
     def spends_nature(self, game: Game) -> bool:
         """It never spends a nature token while it hoards them."""
