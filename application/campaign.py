@@ -13,7 +13,9 @@ still open for them (standard while they have an open standard achievement, then
 restriction of RULES.md 7 they have not marked), taken in turn: game ``i`` plays the
 ``i mod n``-th of the ``n`` modes open before it. So a strong player is not held back
 by games played for a weaker one's open restrictions. A fixed mode (``standard`` or a
-restriction) plays every game in that mode.
+restriction) plays every game in that mode. A seed already played for the map keeps
+the mode it was played in, and its game is not played again (a rerun plays nothing
+twice).
 
 A goal-directed bot (:class:`~cascadia.bots.hunter_bot.HunterBot`) is told before each
 game which standard achievements its map player has not marked, and pursues the
