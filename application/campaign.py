@@ -7,11 +7,19 @@ recorded on the map (so the campaign counts every game), and each winner marks b
 bots' rule (:func:`cascadia.bots.marking.bot_mark`), each mark checked by the map
 against the stored game like any other.
 
-The ``campaign`` schedule: the modes still open for some player on the map (standard
-while someone has an open standard achievement, then each restriction of RULES.md 7
-someone has not marked), taken in turn: game ``i`` plays the ``i mod n``-th of the
-``n`` modes open before it. A fixed mode (``standard`` or a restriction) plays every
-game in that mode.
+The ``campaign`` schedule plays for the player furthest along their path (most cells
+filled, the first path on a tie) among those with something still open: the modes
+still open for them (standard while they have an open standard achievement, then each
+restriction of RULES.md 7 they have not marked), taken in turn: game ``i`` plays the
+``i mod n``-th of the ``n`` modes open before it. So a strong player is not held back
+by games played for a weaker one's open restrictions. A fixed mode (``standard`` or a
+restriction) plays every game in that mode. A seed already played for the map keeps
+the mode it was played in, and its game is not played again (a rerun plays nothing
+twice).
+
+A goal-directed bot (:class:`~cascadia.bots.hunter_bot.HunterBot`) is told before each
+game which standard achievements its map player has not marked, and pursues the
+first of them.
 """
 
 from __future__ import annotations
@@ -22,10 +30,13 @@ from uuid import UUID
 
 from cascadia.application.maps import load_map, mark_achievement, record_game, stored_game_facts
 from cascadia.application.store import GameStore
+from cascadia.bots.base import Bot
+from cascadia.bots.hunter_bot import HunterBot
 from cascadia.bots.marking import bot_mark
-from cascadia.bots.registry import check_bot_names, play_game
-from cascadia.domain.achievement_map import ACHIEVEMENT_MODES, STANDARD_MODE, MapState
+from cascadia.bots.registry import check_bot_names, continue_game, make_bots
+from cascadia.domain.achievement_map import ACHIEVEMENT_MODES, STANDARD_MODE, MapState, PlayerPath
 from cascadia.domain.errors import InvalidOptionError
+from cascadia.domain.game import Game, derive_game_id
 from cascadia.domain.options import RESTRICTIONS, GameOptions
 from cascadia.projections.achievements import ACHIEVEMENTS
 
@@ -45,25 +56,43 @@ class CampaignGame:
     """(player, achievement) for each mark made after this game."""
 
 
-def open_modes(state: MapState) -> list[str]:
-    """The modes in which some player of the map can still mark something."""
-    modes = []
-    if any(
-        any(a not in {m.achievement for m in p.marks} for a in ACHIEVEMENTS) for p in state.paths.values()
-    ):
-        modes.append(STANDARD_MODE)
-    for restriction in RESTRICTIONS:
-        if any(not p.marked(restriction) for p in state.paths.values()):
-            modes.append(restriction)
-    return modes
+def open_standard(path: PlayerPath) -> list[str]:
+    """The standard achievements (RULES.md 8) the player has not marked, in order."""
+    return [a for a in ACHIEVEMENTS if not path.marked(a)]
+
+
+def open_modes(path: PlayerPath) -> list[str]:
+    """The modes in which the player can still mark something."""
+    modes = [STANDARD_MODE] if open_standard(path) else []
+    return modes + [r for r in RESTRICTIONS if not path.marked(r)]
+
+
+def played_for(state: MapState) -> PlayerPath | None:
+    """The player the campaign plays for: the furthest along their path (the first
+    path on a tie) of those with something open; ``None`` when nothing is open."""
+    candidates = [p for p in sorted(state.paths.values(), key=lambda p: p.path) if open_modes(p)]
+    return max(candidates, key=lambda p: len(p.marks), default=None)
 
 
 def next_mode(schedule: str, state: MapState, index: int) -> str | None:
     """The mode of the ``index``-th game of the campaign (``None``: nothing is open)."""
     if schedule != CAMPAIGN:
         return schedule
-    modes = open_modes(state)
-    return modes[index % len(modes)] if modes else None
+    path = played_for(state)
+    if path is None:
+        return None
+    modes = open_modes(path)
+    return modes[index % len(modes)]
+
+
+def seat_bots(state: MapState, players: list[str], seed: int) -> list[Bot]:
+    """The map's bot players for one game; each hunter pursues its player's open
+    standard achievements."""
+    bots = make_bots(players, seed)
+    for bot, player in zip(bots, players, strict=True):
+        if isinstance(bot, HunterBot):
+            bot.pursue(open_standard(state.paths[player]))
+    return bots
 
 
 def mode_options(base: GameOptions, mode: str) -> GameOptions:
@@ -85,18 +114,32 @@ def simulate_campaign(
         raise InvalidOptionError(f"a campaign seats every player of the map: 2 to 4, not {len(players)}")
     check_bot_names(players)
     for index, seed in enumerate(seeds):
-        mode = next_mode(schedule, load_map(store, map_id).state, index)
+        state = load_map(store, map_id).state
+        mode = recorded_mode(state, seed, players, base) or next_mode(schedule, state, index)
         if mode is None:
             return
-        game = play_game(seed, players, mode_options(base, mode))
-        stored = store.save_new_game(game.collect_events())
-        facts = stored_game_facts(store, game.id)
-        if str(game.id) not in load_map(store, map_id).state.games:
-            record_game(store, map_id, game.id)
+        options = mode_options(base, mode)
+        game_id = derive_game_id(seed, players, options)
+        stored = False
+        if str(game_id) not in state.games:
+            game = Game.start(seed, players, options, game_id)
+            continue_game(game, seat_bots(state, players, seed))
+            stored = store.save_new_game(game.collect_events())
+            record_game(store, map_id, game_id)
+        facts = stored_game_facts(store, game_id)
         marks = []
         for winner in facts.winners:
             achievement = bot_mark(load_map(store, map_id).markable(winner, facts))
             if achievement is not None:
-                mark_achievement(store, map_id, winner, game.id, achievement)
+                mark_achievement(store, map_id, winner, game_id, achievement)
                 marks.append((winner, achievement))
-        yield CampaignGame(seed, game.id, mode, stored, facts.winners, tuple(marks))
+        yield CampaignGame(seed, game_id, mode, stored, facts.winners, tuple(marks))
+
+
+def recorded_mode(state: MapState, seed: int, players: list[str], base: GameOptions) -> str | None:
+    """The mode in which the game of ``seed`` was already played for the map, if it was
+    (a rerun of a campaign plays nothing twice: it keeps that game and its mode)."""
+    for mode in ACHIEVEMENT_MODES:
+        if str(derive_game_id(seed, players, mode_options(base, mode))) in state.games:
+            return mode
+    return None

@@ -23,7 +23,7 @@ from itertools import combinations
 
 from cascadia.bots.base import PlanningBot
 from cascadia.bots.decisions import Decision, Move, commands_of
-from cascadia.bots.valuation import CardCache, CorridorCache, MoveValue, TurnValuation
+from cascadia.bots.valuation import CardCache, CorridorCache, MoveValue, Placement, TurnValuation
 from cascadia.domain.commands import Command, NatureWipe, WipeThree
 from cascadia.domain.components import WILDLIFE
 from cascadia.domain.game import Game
@@ -55,13 +55,16 @@ class GreedyBot(PlanningBot):
 
     def valuation(self, game: Game) -> TurnValuation:
         """The values of the active player's moves this turn."""
-        market = game.state.market_tiles
-        tiles = {tile: game.legal_tile_placements(tile) for tile in market if tile is not None}
-        return TurnValuation(game.state, tiles, self.cards, self.corridors)
+        return TurnValuation(game.state, market_placements(game), self.cards, self.corridors)
+
+    def spends_nature(self, game: Game) -> bool:
+        """Whether the bot may spend nature tokens this turn (the greedy always may)."""
+        return True
 
     def decide(self, game: Game, wipes: bool = True) -> Decision:
         """The next decision of the turn: a wipe worth its draw, else the best move."""
-        market = Market(game, self.valuation(game))
+        spends = self.spends_nature(game)
+        market = Market(game, self.valuation(game), spends)
         best = market.best()
         if not wipes:
             return best.move
@@ -69,12 +72,17 @@ class GreedyBot(PlanningBot):
             slots = three_alike(game.state.market_wildlife)
             if market.expected_after_wipe(slots, spent=0) > best.value:
                 return WipeThree()
-        if "wipe" in game.nature_actions():
+        if spends and "wipe" in game.nature_actions():
             cost = game.nature_cost()
             choice = market.best_nature_wipe(best)
             if choice is not None and choice[0] - cost > best.value:
                 return NatureWipe(choice[1])
         return best.move
+
+
+def market_placements(game: Game) -> dict[int, list[Placement]]:
+    """The legal placements of each tile of the market (the rules' answer)."""
+    return {tile: game.legal_tile_placements(tile) for tile in game.state.market_tiles if tile is not None}
 
 
 def three_alike(market: Sequence[str | None]) -> tuple[int, ...]:
@@ -101,7 +109,8 @@ class Choice:
 class Market:
     """The market seen by the active player: the best move, and what wipes would bring."""
 
-    def __init__(self, game: Game, valuation: TurnValuation) -> None:
+    def __init__(self, game: Game, valuation: TurnValuation, spends: bool = True) -> None:
+        """``spends``: whether free choice may be bought."""
         state = game.state
         self.valuation = valuation
         self.tiles = list(state.market_tiles)
@@ -109,7 +118,7 @@ class Market:
         self.bag = list(state.bag)
         self.cost = game.nature_cost()
         self.nature = state.active.nature_tokens
-        self.can_choose_freely = "free_choice" in game.nature_actions()
+        self.can_choose_freely = spends and "free_choice" in game.nature_actions()
         self._values: dict[tuple[int, str], int] = {}
 
     def best(self) -> Choice:

@@ -7,6 +7,7 @@ from uuid import UUID
 
 from cascadia.bots.base import Bot
 from cascadia.bots.greedy_bot import GreedyBot
+from cascadia.bots.hunter_bot import HunterBot
 from cascadia.bots.random_bot import RandomBot
 from cascadia.bots.search_bot import SearchBot
 from cascadia.domain.errors import InvalidOptionError
@@ -15,7 +16,12 @@ from cascadia.domain.options import RULES_VERSION, GameOptions
 from cascadia.domain.rng import MAX_SEED, draw
 from cascadia.domain.state import GameState
 
-BOTS: dict[str, Callable[[int, int], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
+BOTS: dict[str, Callable[[int, int], Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "search": SearchBot,
+    "hunter": HunterBot,
+}
 """Bot factories by name: ``factory(seed, seat) -> Bot``."""
 BOT_SEED_STREAM = b"cascadia-play/bot-turn/v1"
 BUDGETED: dict[str, Callable[[int, int, int], Bot]] = {

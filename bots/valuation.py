@@ -172,17 +172,31 @@ class TurnValuation:
         key = (species, h)
         found = self._token.get(key)
         if found is None:
-            totals = []
-            for cards, total in zip(self.card_sets, self._wildlife_totals, strict=True):
-                for other in WILDLIFE:
-                    card = cards[other]
-                    if other == species or (reads_other_species(other, card) and self._may_touch(other, h)):
-                        total += self._card_change(other, card, h, species)
-                totals.append(total)
+            totals = [
+                total + sum(changes.values())
+                for total, changes in zip(self._wildlife_totals, self.card_changes(species, h), strict=True)
+            ]
             found = self._token[key] = max(totals) - max(self._wildlife_totals)
         if tile is None:
             tile = self.environment.tiles[h][0]
         return found + KEYSTONE[tile]
+
+    def card_changes(self, species: str, h: Hex) -> list[dict[str, int]]:
+        """Per card set, the change of each card that a ``species`` token on ``h`` can
+        change (the cards it cannot touch are left out: they do not change)."""
+        return [
+            {
+                other: self._card_change(other, cards[other], h, species)
+                for other in WILDLIFE
+                if other == species
+                or (reads_other_species(other, cards[other]) and self._may_touch(other, h))
+            }
+            for cards in self.card_sets
+        ]
+
+    def species_points(self) -> dict[str, int]:
+        """Each species' points now, under the card set that scores the player best."""
+        return max(self._species_points, key=lambda points: sum(points.values()))
 
     def _card_change(self, scored: str, card: str, h: Hex, species: str) -> int:
         """The change of ``scored``'s card when a ``species`` token goes on ``h``,

@@ -136,3 +136,30 @@ def test_map_errors_are_one_line(cli, tmp_path):
     assert cli("map", "list")[1].count("full") == 1
     assert cli("map", "show", "nowhere")[2].startswith("error: no map named")
     assert cli("map", "show", "nowhere")[2].startswith("error: no map named")
+
+
+def test_a_hunter_campaign_fills_all_35_cells_and_every_mark_passes_the_audit(cli, tmp_path):
+    """RULES.md 8.1: a whole campaign (25 standard + 10 restriction achievements; the
+    scenarios are not covered), every mark checked by the map when made and again by
+    the audit against the exported game logs."""
+    cli("map", "new", "duo", "--player", "hunter", "--player", "random")
+    args = ("simulate", "--map", "duo", "--games", "75", "--seed", "1", "--cards", "C,A,A,A,B", "--json")
+    code, out, err = cli(*args)
+    assert code == 0, err
+    games = [json.loads(line) for line in out.splitlines()]
+    reached: dict[int, str] = {}
+    for game in games:
+        for _ in game["marks"]:
+            reached[len(reached) + 1] = game["id"]
+    assert all(m["player"] == "hunter" for g in games for m in g["marks"])
+    progress = json.loads(cli("map", "show", "duo", "--json")[1])
+    hunter = progress["players"][0]
+    assert hunter["filled"] == 35 and not hunter["open_standard"] and not hunter["open_restrictions"]
+    assert [(m["cells"], m["game_id"]) for m in hunter["milestones"]] == [
+        (cells, reached[cells]) for cells in (8, 16, 24, 32)
+    ]
+    map_file = tmp_path / "duo.cascadia-map"
+    assert cli("map", "export", "duo", "-o", str(map_file))[0] == 0
+    assert cli("export", "--all", "-o", str(tmp_path / "logs"))[0] == 0
+    code, out, err = cli("map", "audit", str(map_file), "--logs", str(tmp_path / "logs"), "--json")
+    assert code == 0 and json.loads(out)["valid"], err
