@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 from uuid import UUID
 
 from cascadia.domain.errors import CascadiaError
+from cascadia.domain.events import DomainEvent
 from cascadia.domain.options import RESTRICTIONS
 
 MAX_MAP_PLAYERS = 5
@@ -102,20 +103,8 @@ class RecordError(AchievementMapError):
 
 
 @dataclass(frozen=True)
-class MapEvent:
+class MapEvent(DomainEvent):
     """Base of the achievement map's events: which map, and the position in it."""
-
-    originator_id: UUID
-    originator_version: int
-
-    @property
-    def type(self) -> str:
-        return type(self).__name__
-
-    def payload(self) -> dict[str, Any]:
-        data = dict(vars(self))
-        del data["originator_id"], data["originator_version"]
-        return data
 
 
 @dataclass(frozen=True)

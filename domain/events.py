@@ -20,14 +20,12 @@ from uuid import UUID
 
 
 @dataclass(frozen=True)
-class GameEvent:
-    """Base of all game events: which game (``originator_id``) and its position in it."""
+class DomainEvent:
+    """Base of every aggregate's events: which aggregate (``originator_id``) and the
+    event's position in it; its type is its class name and its payload its own fields."""
 
     originator_id: UUID
     originator_version: int
-
-    kind: ClassVar[str] = "decision"
-    """``setup``, ``draw``, ``decision`` or ``flow``: what produced the event."""
 
     @property
     def type(self) -> str:
@@ -38,6 +36,14 @@ class GameEvent:
         data = dict(vars(self))
         del data["originator_id"], data["originator_version"]
         return data
+
+
+@dataclass(frozen=True)
+class GameEvent(DomainEvent):
+    """Base of all game events: which game (``originator_id``) and its position in it."""
+
+    kind: ClassVar[str] = "decision"
+    """``setup``, ``draw``, ``decision`` or ``flow``: what produced the event."""
 
 
 @dataclass(frozen=True)
