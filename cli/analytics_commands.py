@@ -154,6 +154,7 @@ def _open(home: str | None) -> AnalyticsDB:
 stats_app = typer.Typer(
     help="Standard statistics over the ingested games (rates with 95% Wilson intervals).",
     no_args_is_help=True,
+    rich_markup_mode=None,
 )
 
 

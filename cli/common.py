@@ -1,5 +1,6 @@
 """What every command shares: the data-directory option, consoles, JSON output, and
-turning this project's errors into a one-line reason and a non-zero exit code."""
+turning every error into one line ``error: ...`` on stderr and a non-zero exit code
+(usage errors: 2, see :mod:`cascadia.cli.usage`; everything else: 1)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,14 @@ import json
 import os
 import sqlite3
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any
 
 import typer
-from cascadia.application.store import GameStore
+from cascadia.application.database import describe
+from cascadia.application.store import GameStore, resolve_settings
+from cascadia.cli import usage
 from cascadia.cli.data_home import read_only_env, require_writable_store
 from cascadia.domain.errors import CascadiaError
 from cascadia.domain.events import GameEvent
@@ -34,14 +39,29 @@ HomeOption = Annotated[
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 
 
+class StoreFileError(CascadiaError):
+    """A database file of the data directory that cannot be read (not a database, or damaged)."""
+
+
+@contextmanager
+def naming_database(location: str) -> Iterator[None]:
+    """Report an SQLite file that is not a database (or is damaged) as a
+    :class:`StoreFileError` naming ``location``."""
+    try:
+        yield
+    except sqlite3.DatabaseError as error:
+        raise StoreFileError(f"{location}: {error} (is it a cascadia data file?)") from None
+
+
 def open_store(home: str | None, write: bool = False) -> GameStore:
     """The event store of the data directory. A reading command (``write=False``) creates
     nothing and opens a SQLite store read-only; a writing one first checks that it can
-    write there (cli/data_home.py)."""
-    if write:
-        require_writable_store(home)
-        return GameStore(home)
-    return GameStore(home, env=read_only_env(home))
+    write there (cli/data_home.py). A file that is not a database is named."""
+    with naming_database(describe(resolve_settings(home))):
+        if write:
+            require_writable_store(home)
+            return GameStore(home)
+        return GameStore(home, env=read_only_env(home))
 
 
 def load_game(game: str, home: str | None, turn: int | None = None) -> tuple[list[GameEvent], GameState]:
@@ -82,42 +102,54 @@ def _rounded(value: Any) -> Any:
 
 def fail(message: str) -> typer.Exit:
     """Print ``error: message`` on stderr; raise the returned exception to exit 1."""
-    err_console.print(f"error: {message}", markup=False)
+    _error(message, 1)
     return typer.Exit(1)
 
 
-def run_app(app: typer.Typer) -> int:
-    """Run ``app`` and turn every expected failure into one line on stderr.
-
-    Usage errors are reported by typer itself (exit code 2)."""
+def run_app(app: typer.Typer, args: list[str] | None = None) -> int:
+    """Run ``app`` on ``args`` (default: the command line) and turn every failure into one
+    line ``error: ...`` on stderr: exit code 2 for a usage error, 1 for anything else,
+    130 for an interrupt; never a traceback (unless ``CASCADIA_DEBUG`` is set)."""
+    command = typer.main.get_command(app)
+    usage.set_placeholders(command)
+    argv = sys.argv[1:] if args is None else args
     try:
-        app()
+        code = command.main(args=argv, prog_name="cascadia", standalone_mode=False)
     except SystemExit as stop:
         code = stop.code
         return code if isinstance(code, int) else (0 if code is None else 1)
+    except typer.Exit as stop:
+        return stop.exit_code
+    except (KeyboardInterrupt, typer.Abort):
+        return _error("interrupted", 130)
+    except usage.ClickException as error:
+        if usage.NoArgsIsHelpError is not None and isinstance(error, usage.NoArgsIsHelpError):
+            console.print(error.ctx.get_help(), markup=False, highlight=False)  # type: ignore[attr-defined]
+            return 0
+        if isinstance(error, usage.UsageError):
+            return _error(usage.usage_message(error, argv), 2)
+        return _error(error.format_message(), getattr(error, "exit_code", 1))  # type: ignore[attr-defined]
     except CascadiaError as error:
-        err_console.print(f"error: {error}", markup=False)
-        return 1
+        return _error(str(error), 1)
     except PersistenceError as error:
-        err_console.print(f"error: event store: {error}", markup=False)
-        return 1
+        return _error(f"event store: {error}", 1)
     except sqlite3.Error as error:  # a database file that cannot be used (damaged, locked)
-        err_console.print(f"error: database: {error}", markup=False)
-        return 1
+        return _error(f"database: {error}", 1)
     except OSError as error:
         where = f": {error.filename}" if error.filename else ""
-        err_console.print(f"error: {error.strerror or error}{where}", markup=False)
-        return 1
-    except KeyboardInterrupt:
-        err_console.print("error: interrupted")
-        return 130
+        return _error(f"{error.strerror or error}{where}", 1)
     except Exception as error:  # a bug of ours: still one line, the traceback on request
         if os.environ.get("CASCADIA_DEBUG"):
             raise
-        err_console.print(
-            f"error: internal error ({type(error).__name__}: {error}); "
+        return _error(
+            f"internal error ({type(error).__name__}: {error}); "
             "run again with CASCADIA_DEBUG=1 for the traceback",
-            markup=False,
+            1,
         )
-        return 1
-    return 0
+    return code if isinstance(code, int) else 0  # an exit code (typer.Exit), or a command's None
+
+
+def _error(message: str, code: int) -> int:
+    """Print ``error: message`` on one line of stderr; returns ``code``."""
+    err_console.print(f"error: {usage.one_line(message)}", markup=False, highlight=False)
+    return code

@@ -27,6 +27,7 @@ from cascadia.cli.game_options import (
     NoMajorityOption,
     RuleOption,
     SalmonRunsOption,
+    check_seed_option,
     options_from_flags,
 )
 from cascadia.cli.map_commands import run_campaign
@@ -56,7 +57,12 @@ def simulate(
     players: Annotated[int, typer.Option("--players", "-p", min=1, max=4, help="Players per game.")] = 4,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", "-s", min=0, help="Seed of the first game, then +1 each (default 0)."),
+        typer.Option(
+            "--seed",
+            "-s",
+            callback=check_seed_option,
+            help="Seed of the first game (0 to 2^64 - 1), then +1 each (default 0).",
+        ),
     ] = None,
     seeds: Annotated[
         str | None,

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.options import RESTRICTIONS, GameOptions
+from cascadia.domain.rng import MAX_SEED
 
 CardsOption = Annotated[
     str, typer.Option("--cards", help="random, all-a, family, intermediate, or e.g. A,B,C,D,A.")
@@ -31,6 +32,13 @@ AchievementModeOption = Annotated[
         show_default=False,
     ),
 ]
+
+
+def check_seed_option(value: int | None) -> int | None:
+    """A ``--seed`` outside 0 .. 2^64 - 1 is a usage error (typer callback)."""
+    if value is not None and not 0 <= value <= MAX_SEED:
+        raise typer.BadParameter(f"a seed is a whole number from 0 to 2^64 - 1, not {value}")
+    return value
 
 
 def options_from_flags(

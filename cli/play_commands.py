@@ -40,6 +40,7 @@ from cascadia.cli.game_options import (
     NoMajorityOption,
     RuleOption,
     SalmonRunsOption,
+    check_seed_option,
     options_from_flags,
 )
 from cascadia.cli.play_session import PlaySession, Reply, Stage, is_bot, seat_names
@@ -56,7 +57,6 @@ from cascadia.domain.achievement_map import AchievementMapError
 from cascadia.domain.commands import Command
 from cascadia.domain.components import TILES
 from cascadia.domain.errors import IllegalMoveError
-from cascadia.domain.rng import MAX_SEED
 from cascadia.projections.achievement_progress import achievement_label
 from cascadia.projections.describe import describe_moves, plural, possessive, seat_name
 from cascadia.projections.player_view import SPECTATOR, player_view
@@ -442,7 +442,12 @@ def new(
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", "-s", min=0, max=MAX_SEED, help="Seed (default: a random one, printed)."),
+        typer.Option(
+            "--seed",
+            "-s",
+            callback=check_seed_option,
+            help="Seed, 0 to 2^64 - 1 (default: a random one, printed).",
+        ),
     ] = None,
     cards: CardsOption = "random",
     balanced_bag: BalancedBagOption = False,

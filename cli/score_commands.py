@@ -6,7 +6,16 @@ from typing import Annotated, Any
 
 import typer
 from cascadia.application import read_models
-from cascadia.cli.common import HomeOption, JsonOption, console, load_game, open_store, print_json
+from cascadia.application.store import data_home
+from cascadia.cli.common import (
+    HomeOption,
+    JsonOption,
+    console,
+    load_game,
+    naming_database,
+    open_store,
+    print_json,
+)
 from cascadia.cli.data_home import require_writable
 from cascadia.cli.viewer_option import AsPlayerOption, viewer_of
 from cascadia.domain.components import HABITATS, WILDLIFE
@@ -120,8 +129,9 @@ def update_final_score_view(json_output: JsonOption = False, home: HomeOption = 
     """Bring the final-score read model up to date and print how many games it holds."""
     require_writable(home, read_models.READ_MODELS_FILE)
     store = open_store(home)
-    view = read_models.open_final_scores(home)
-    added = read_models.update(store, view)
+    with naming_database(str(data_home(home) / read_models.READ_MODELS_FILE)):
+        view = read_models.open_final_scores(home)
+        added = read_models.update(store, view)
     if json_output:
         print_json({"added": added, "games": view.count()})
     else:
