@@ -372,6 +372,16 @@ def score_stats(db: AnalyticsDB, where: str | None = None, bin_width: int = DEFA
     }
 
 
+def seat_names(db: AnalyticsDB, where: str | None = None) -> list[str]:
+    """The distinct seat names (bots, or humans) of the games matching ``where``: more
+    than one means a statistic over these games mixes players of different strength."""
+    games = db.games_where(where)
+    rows = db.records(
+        f"WITH g AS ({games}) SELECT DISTINCT p.name FROM players p JOIN g USING (game_id) ORDER BY 1"
+    )
+    return [row["name"] for row in rows]
+
+
 STATS = {
     "cards": card_stats,
     "seats": seat_stats,

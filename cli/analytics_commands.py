@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from operator import itemgetter
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -11,23 +11,24 @@ from cascadia.analytics.ingest import Ingest, IngestReport
 from cascadia.analytics.query import AnalyticsDB
 from cascadia.analytics.stats import (
     DEFAULT_BIN,
-    SMALL_SAMPLE,
     bot_stats,
     card_stats,
     nature_stats,
     overpopulation_stats,
     score_stats,
+    seat_names,
     seat_stats,
 )
 from cascadia.analytics.storage import ANALYTICS_DIR
 from cascadia.application.ingest import add_store
 from cascadia.cli.common import HomeOption, JsonOption, console, err_console, open_store, print_json
 from cascadia.cli.data_home import require_data, require_writable
+from cascadia.cli.documents import document, section
 from cascadia.cli.replay_commands import say_skipped
+from cascadia.cli.tables import Column, Format, FormatOption, Sheet, print_sheets, rate_text, say
 from cascadia.replays.files import log_files
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
-from rich.text import Text
 
 WhereOption = Annotated[
     str | None,
@@ -110,244 +111,411 @@ def _report_ingest(report: IngestReport, root: Path, json_output: bool) -> None:
     )
 
 
-# -- formatting ---------------------------------------------------------------------------
+# -- shared options and notes ------------------------------------------------------------------
 
-
-def _pct(value: float | None) -> str:
-    return "-" if value is None else f"{value * 100:.1f}%"
-
-
-def _rate(entry: dict[str, Any] | None) -> str:
-    """``25.0% [19.3-31.7] n=184`` with ``*`` for a small sample."""
-    if not entry or not entry["n"]:
-        return "-"
-    flag = " *" if entry["small"] else ""
-    return f"{_pct(entry['rate'])} [{entry['low'] * 100:.1f}-{entry['high'] * 100:.1f}] n={entry['n']}{flag}"
-
-
-def _num(value: float | None, digits: int = 1) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
-
-
-def _footnote() -> None:
-    console.print(
-        f"rates: proportion [95% Wilson interval] n=sample size; * n < {SMALL_SAMPLE}", markup=False
-    )
-
-
-def _show(data: Any, json_output: bool, render: Callable[[Any], None], empty: bool | None = None) -> None:
-    """Print ``data`` as JSON, or ``render`` it (unless it is ``empty``, default: falsy)."""
-    if json_output:
-        print_json(data)
-    elif not data if empty is None else empty:
-        console.print("no games match (run `cascadia ingest` first, or widen --where)", markup=False)
-    else:
-        render(data)
+WideOption = Annotated[bool, typer.Option("--wide", help="Show every column in tables (wider than 80).")]
+ExplainOption = Annotated[
+    bool, typer.Option("--explain", help="Print how this statistic is defined (STATS.md) and exit.")
+]
+NO_GAMES = "no games match (run `cascadia ingest` first, or widen --where)"
+MORE = "definitions: --explain, or STATS.md installed with the package (`cascadia stats --explain`)"
 
 
 def _open(home: str | None) -> AnalyticsDB:
     return AnalyticsDB(require_data(home))
 
 
+def _explain(name: str | None) -> None:
+    """Print STATS.md (``name`` None), or its rates section and the section of ``stats name``."""
+    text = document("stats")
+    if name is None:
+        console.print(text, markup=False, highlight=False)
+        return
+    for part in (section(text, "Rates"), section(text, f"`stats {name}`")):
+        console.print(part, markup=False, highlight=False)
+
+
+def _mixed_note(names: list[str]) -> list[str]:
+    """A note when the games were played by different bots (or players)."""
+    if len(names) < 2:
+        return []
+    shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
+    return [
+        f"these games mix players of different strength ({shown}): each figure pools them; "
+        "select the games of one bot with --where, e.g. "
+        "--where \"list_unique(names) = 1 AND names[1] = 'greedy'\""
+    ]
+
+
+def _output(
+    sheets: list[Sheet], data: Any, fmt: Format | None, json_output: bool, wide: bool, empty: bool
+) -> None:
+    """Print the sheets (or ``data`` as JSON), or say that no games match."""
+    if json_output:
+        fmt = Format.json
+    if empty and fmt is not Format.json:
+        console.print(NO_GAMES, markup=False)
+        return
+    table_like = fmt in (None, Format.table, Format.vertical)
+    print_sheets(console, sheets, fmt, data, wide, footer=[MORE] if table_like else [])
+
+
 # -- stats ----------------------------------------------------------------------------------
 
 stats_app = typer.Typer(
-    help="Standard statistics over the ingested games (rates with 95% Wilson intervals).",
+    help="Standard statistics over the ingested games: every rate with its sample size "
+    "and 95% Wilson interval. Each command explains its columns under the table; "
+    "--explain prints the definitions (STATS.md, installed with the package).",
     no_args_is_help=True,
     rich_markup_mode=None,
 )
 
 
+@stats_app.callback(invoke_without_command=True)
+def stats_main(
+    ctx: typer.Context,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Print STATS.md, the definitions of every statistic.")
+    ] = False,
+) -> None:
+    """Standard statistics over the ingested games (rates with 95% Wilson intervals).
+
+    Which scoring card wins most? `cascadia stats cards --sort top`: "top" is how often
+    the player who scored most with the card won, against "base", the chance level.
+    Every table explains its columns below it; `cascadia stats --explain` prints the
+    definitions (STATS.md, installed with the package)."""
+    if explain:
+        _explain(None)
+        raise typer.Exit()
+    if ctx.invoked_subcommand is None:
+        console.print(ctx.get_help(), markup=False, highlight=False)
+
+
+CARD_COLUMNS = [
+    Column("card", "card", "", itemgetter("card")),
+    Column("games", "games", "games with the card in play", itemgetter("games"), "int"),
+    Column("mean", "mean", "mean points scored with the card, per player", itemgetter("mean"), "num"),
+    Column("sd", "sd", "standard deviation of those points", itemgetter("sd"), "num", wide=True),
+    Column(
+        "share",
+        "share",
+        "mean share of the winner's total that came from this card",
+        itemgetter("winner_share"),
+        "pct",
+    ),
+    Column(
+        "top",
+        "top",
+        "how often the player who scored most with the card won the game "
+        "(top-scorer win rate); far above base: the card decides games",
+        lambda r: r["top_scorer"],
+        "rate",
+    ),
+    Column(
+        "ties",
+        "ties",
+        "games left out of top: several players tied for most with the card",
+        lambda r: r["top_scorer"]["ties_excluded"],
+        "int",
+        wide=True,
+    ),
+    Column(
+        "base",
+        "base",
+        "chance level of top: mean of 1/players over the same games",
+        lambda r: r["top_scorer"]["baseline"],
+        "pct",
+    ),
+]
+CARD_BOT_COLUMNS = [
+    Column("card", "card", "", itemgetter("card")),
+    Column("bot", "bot", "", itemgetter("bot")),
+    Column(
+        "win", "win", "share of the bot's seats that won, in games with the card", lambda entry: entry, "rate"
+    ),
+    Column("base", "base", "chance level: mean of 1/players", itemgetter("baseline"), "pct"),
+]
+
+
 @stats_app.command("cards")
-def stats_cards(where: WhereOption = None, json_output: JsonOption = False, home: HomeOption = None) -> None:
-    """Per scoring card: points scored with it, share of the winner's score, win rates."""
+def stats_cards(
+    where: WhereOption = None,
+    sort: Annotated[
+        str | None,
+        typer.Option(
+            "--sort",
+            help="Order by a column: card, games, mean, sd, share, top, ties, base "
+            "(numbers largest first), e.g. --sort top.",
+            show_default=False,
+        ),
+    ] = None,
+    fmt: FormatOption = None,
+    wide: WideOption = False,
+    explain: ExplainOption = False,
+    json_output: JsonOption = False,
+    home: HomeOption = None,
+) -> None:
+    """Which scoring card wins most: per card, its points and its top-scorer win rate.
+
+    Every player at a table has the same five cards, so a card's "win rate" is
+    defined as "top": how often the player who scored most with the card won
+    (games where several tied for most are left out), to be compared with
+    "base", the chance level 1/players. "share" is how much of the winner's
+    score came from the card. A second table gives each bot's win rate when
+    the card is in play. Games with two_card_sets are left out. The columns
+    are explained under the table; --explain prints the full definitions."""
+    if explain:
+        _explain("cards")
+        return
     with _open(home) as db:
         data = card_stats(db, where)
+        names = seat_names(db, where)
+    main = Sheet("Scoring cards", CARD_COLUMNS, data, _mixed_note(names))
+    if sort:
+        main = main.sorted_by(sort)
+    by_bot = [{"card": row["card"], **entry} for row in main.rows for entry in row["by_bot"]]
+    bots = Sheet("Win rate by bot when the card is in play", CARD_BOT_COLUMNS, by_bot)
+    _output([main, bots], data, fmt, json_output, wide, empty=not data)
 
-    def render(rows: list[dict[str, Any]]) -> None:
-        table = Table(
-            "card",
-            "games",
-            "mean pts",
-            "sd",
-            "winner share",
-            "top scorer wins",
-            "ties excl.",
-            "baseline",
-            title="Scoring cards",
-        )
-        for row in rows:
-            top = row["top_scorer"]
-            table.add_row(
-                row["card"],
-                str(row["games"]),
-                _num(row["mean"]),
-                _num(row["sd"]),
-                _pct(row["winner_share"]),
-                _rate(top),
-                str(top["ties_excluded"]),
-                _pct(top["baseline"]),
-            )
-        console.print(table)
-        bots = Table(
-            "card", "bot", "win rate when in play", "baseline", title="Win rate by bot, card in play"
-        )
-        for row in rows:
-            for entry in row["by_bot"]:
-                bots.add_row(row["card"], entry["bot"], _rate(entry), _pct(entry["baseline"]))
-        console.print(bots)
-        console.print(
-            "top scorer wins: how often the player who scored most with the card won "
-            "(games where several tied for most are excluded); see analytics/STATS.md",
-            markup=False,
-        )
-        _footnote()
 
-    _show(data, json_output, render)
+SEAT_COLUMNS = [
+    Column("players", "pl", "players in the game", itemgetter("players"), "int"),
+    Column(
+        "position",
+        "pos",
+        "turn position: 0 = the first player, 1 = second, ...",
+        itemgetter("turn_position"),
+        "int",
+    ),
+    Column("win", "win", "win rate of the position", itemgetter("win"), "rate"),
+    Column("base", "base", "chance level 1/players", itemgetter("baseline"), "pct"),
+    Column("mean", "mean", "mean final score", itemgetter("mean"), "num"),
+    Column("sd", "sd", "standard deviation of the final score", itemgetter("sd"), "num"),
+    Column(
+        "vs_mean",
+        "vs mean",
+        "mean score minus the mean of all positions",
+        itemgetter("score_difference"),
+        "signed",
+    ),
+    Column("rank", "rank", "mean rank (1 = won)", itemgetter("mean_rank"), "num2"),
+]
 
 
 @stats_app.command("seats")
-def stats_seats(where: WhereOption = None, json_output: JsonOption = False, home: HomeOption = None) -> None:
+def stats_seats(
+    where: WhereOption = None,
+    fmt: FormatOption = None,
+    wide: WideOption = False,
+    explain: ExplainOption = False,
+    json_output: JsonOption = False,
+    home: HomeOption = None,
+) -> None:
     """First-player and seat advantage: by turn position (0 = first player)."""
+    if explain:
+        _explain("seats")
+        return
     with _open(home) as db:
         data = seat_stats(db, where)
+        names = seat_names(db, where)
+    sheet = Sheet("Turn position (0 = first player)", SEAT_COLUMNS, data, _mixed_note(names))
+    _output([sheet], data, fmt, json_output, wide, empty=not data)
 
-    def render(rows: list[dict[str, Any]]) -> None:
-        table = Table(
-            "players",
-            "position",
-            "win rate",
-            "baseline",
-            "mean",
-            "sd",
-            "vs mean",
-            "mean rank",
-            title="Turn position (0 = first player)",
-        )
-        for row in rows:
-            table.add_row(
-                str(row["players"]),
-                str(row["turn_position"]),
-                _rate(row["win"]),
-                _pct(row["baseline"]),
-                _num(row["mean"]),
-                _num(row["sd"]),
-                f"{row['score_difference']:+.2f}",
-                _num(row["mean_rank"], 2),
-            )
-        console.print(table)
-        _footnote()
 
-    _show(data, json_output, render)
+BOT_COLUMNS = [
+    Column("bot", "bot", "", itemgetter("bot")),
+    Column("players", "pl", "players in the game", itemgetter("players"), "int"),
+    Column("seats", "seats", "seats the bot played", itemgetter("seats"), "int"),
+    Column("win", "win", "share of its seats that won (not for solo games)", itemgetter("win"), "rate"),
+    Column("base", "base", "chance level 1/players", itemgetter("baseline"), "pct"),
+    Column("mean", "mean", "mean final score", itemgetter("mean"), "num"),
+    Column("sd", "sd", "standard deviation of the final score", itemgetter("sd"), "num"),
+    Column("rank", "rank", "mean rank (1 = won)", itemgetter("mean_rank"), "num2"),
+]
 
 
 @stats_app.command("bots")
-def stats_bots(where: WhereOption = None, json_output: JsonOption = False, home: HomeOption = None) -> None:
+def stats_bots(
+    where: WhereOption = None,
+    fmt: FormatOption = None,
+    wide: WideOption = False,
+    explain: ExplainOption = False,
+    json_output: JsonOption = False,
+    home: HomeOption = None,
+) -> None:
     """Each bot's win rate and score by player count."""
+    if explain:
+        _explain("bots")
+        return
     with _open(home) as db:
         data = bot_stats(db, where)
+    _output([Sheet("Bots", BOT_COLUMNS, data)], data, fmt, json_output, wide, empty=not data)
 
-    def render(rows: list[dict[str, Any]]) -> None:
-        table = Table(
-            "bot", "players", "seats", "win rate", "baseline", "mean", "sd", "mean rank", title="Bots"
-        )
-        for row in rows:
-            table.add_row(
-                row["bot"],
-                str(row["players"]),
-                str(row["seats"]),
-                _rate(row["win"]),
-                _pct(row["baseline"]),
-                _num(row["mean"]),
-                _num(row["sd"]),
-                _num(row["mean_rank"], 2),
-            )
-        console.print(table)
-        _footnote()
 
-    _show(data, json_output, render)
+NATURE_COLUMNS = [
+    Column("players", "pl", "players in the game", itemgetter("players"), "int"),
+    Column("seats", "seats", "player seats counted", itemgetter("seats"), "int"),
+    Column("earned", "earned", "nature tokens earned per player (keystones)", itemgetter("earned"), "num2"),
+    Column("earned_sd", "sd", "standard deviation of earned", itemgetter("earned_sd"), "num2", wide=True),
+    Column("spent", "spent", "tokens spent per player", itemgetter("spent"), "num2"),
+    Column("left", "left", "tokens left per player (1 point each)", itemgetter("left"), "num2"),
+    Column("left_winners", "left(w)", "tokens left per winner", itemgetter("left_winners"), "num2"),
+    Column(
+        "spent_any", "spent any", "share of players who spent at least one", itemgetter("spent_any"), "rate"
+    ),
+]
+ACTION_COLUMNS = [
+    Column("action", "action", "free_choice or wipe (RULES.md 4.2)", itemgetter("action")),
+    Column("times", "times", "times bought", itemgetter("times"), "int"),
+    Column("tokens", "tokens", "tokens paid", itemgetter("tokens"), "int"),
+    Column("per_game", "per game", "times bought per game", itemgetter("per_game"), "num2"),
+    Column("share", "share", "share of all purchases", itemgetter("share"), "rate"),
+]
 
 
 @stats_app.command("nature")
-def stats_nature(where: WhereOption = None, json_output: JsonOption = False, home: HomeOption = None) -> None:
+def stats_nature(
+    where: WhereOption = None,
+    fmt: FormatOption = None,
+    wide: WideOption = False,
+    explain: ExplainOption = False,
+    json_output: JsonOption = False,
+    home: HomeOption = None,
+) -> None:
     """Nature tokens: earned, spent, left, and what they were spent on."""
+    if explain:
+        _explain("nature")
+        return
     with _open(home) as db:
         data = nature_stats(db, where)
+        names = seat_names(db, where)
+    sheets = [
+        Sheet("Nature tokens per player", NATURE_COLUMNS, data["players"], _mixed_note(names)),
+        Sheet("Spent on", ACTION_COLUMNS, data["actions"]),
+    ]
+    _output(sheets, data, fmt, json_output, wide, empty=not data["players"])
 
-    def render(result: dict[str, Any]) -> None:
-        table = Table(
-            "players",
-            "seats",
-            "earned",
-            "sd",
-            "spent",
-            "left",
-            "left (winners)",
-            "spent any",
-            title="Nature tokens per player",
-        )
-        for row in result["players"]:
-            table.add_row(
-                str(row["players"]),
-                str(row["seats"]),
-                _num(row["earned"], 2),
-                _num(row["earned_sd"], 2),
-                _num(row["spent"], 2),
-                _num(row["left"], 2),
-                _num(row["left_winners"], 2),
-                _rate(row["spent_any"]),
-            )
-        console.print(table)
-        actions = Table("action", "times", "tokens", "per game", "share of spends", title="Spent on")
-        for row in result["actions"]:
-            actions.add_row(
-                row["action"],
-                str(row["times"]),
-                str(row["tokens"]),
-                _num(row["per_game"], 2),
-                _rate(row["share"]),
-            )
-        console.print(actions)
-        _footnote()
 
-    _show(data, json_output, render, empty=not data["players"])
+OVERPOPULATION_COLUMNS = [
+    Column("players", "pl", "players in the game", itemgetter("players"), "int"),
+    Column("games", "games", "games counted", itemgetter("games"), "int"),
+    Column(
+        "mandatory_per_game",
+        "4/game",
+        "mandatory wipes (four alike, RULES.md 4.1) per game",
+        itemgetter("mandatory_per_game"),
+        "num2",
+    ),
+    Column(
+        "games_with_mandatory",
+        "4 games",
+        "share of games with a mandatory wipe",
+        itemgetter("games_with_mandatory"),
+        "rate",
+    ),
+    Column(
+        "chosen_per_game",
+        "3/game",
+        "optional three-alike wipes chosen per game",
+        itemgetter("chosen_per_game"),
+        "num2",
+    ),
+    Column(
+        "chosen_per_turn",
+        "3/turn",
+        "share of turns in which the optional wipe was chosen",
+        itemgetter("chosen_per_turn"),
+        "rate",
+    ),
+    Column(
+        "nature_wipes_per_game",
+        "nat/game",
+        "wipes bought with nature tokens per game",
+        itemgetter("nature_wipes_per_game"),
+        "num2",
+    ),
+    Column(
+        "unbreakable",
+        "unbr",
+        "wipes the bag could not break (one species left)",
+        itemgetter("unbreakable"),
+        "int",
+    ),
+]
 
 
 @stats_app.command("overpopulation")
 def stats_overpopulation(
-    where: WhereOption = None, json_output: JsonOption = False, home: HomeOption = None
+    where: WhereOption = None,
+    fmt: FormatOption = None,
+    wide: WideOption = False,
+    explain: ExplainOption = False,
+    json_output: JsonOption = False,
+    home: HomeOption = None,
 ) -> None:
     """Overpopulation wipes per game: mandatory (four of a kind) and chosen (three)."""
+    if explain:
+        _explain("overpopulation")
+        return
     with _open(home) as db:
         data = overpopulation_stats(db, where)
+        names = seat_names(db, where)
+    sheet = Sheet("Overpopulation", OVERPOPULATION_COLUMNS, data, _mixed_note(names))
+    _output([sheet], data, fmt, json_output, wide, empty=not data)
 
-    def render(rows: list[dict[str, Any]]) -> None:
-        table = Table(
-            "players",
-            "games",
-            "mandatory/game",
-            "games with mandatory",
-            "chosen/game",
-            "chosen per turn",
-            "nature wipes/game",
-            "unbreakable",
-            title="Overpopulation",
+
+SUMMARY_STATISTICS = [
+    ("n", "players counted", "int"),
+    ("mean", "mean final score", "num"),
+    ("sd", "standard deviation", "num"),
+    ("min", "lowest", "num"),
+    ("p10", "10th percentile", "num"),
+    ("q1", "25th percentile (first quartile)", "num"),
+    ("median", "median", "num"),
+    ("q3", "75th percentile (third quartile)", "num"),
+    ("p90", "90th percentile", "num"),
+    ("max", "highest", "num"),
+]
+
+
+def _score_sheets(result: dict[str, Any], names: list[str]) -> list[Sheet]:
+    """The summary with one row per statistic and a column per group (all players,
+    winners), and the histogram's bins."""
+    groups = [row["group"] for row in result["summary"]]
+    by_group = {row["group"]: row for row in result["summary"]}
+    rows = [{"statistic": key, "meaning": meaning, "kind": kind} for key, meaning, kind in SUMMARY_STATISTICS]
+
+    def value(row: dict[str, Any], group: str) -> Any:
+        number = by_group[group][row["statistic"]]
+        return number if row["kind"] == "int" or number is None else round(number, 1)
+
+    columns = [Column("statistic", "", "", itemgetter("statistic"))] + [
+        Column(group.replace(" ", "_"), group, "", lambda r, g=group: value(r, g), "raw") for group in groups
+    ]
+    summary = Sheet("Final scores", columns, rows, _mixed_note(names))
+    histogram = Sheet(
+        f"Histogram ({result['bin_width']}-point bins)",
+        [
+            Column("low", "from", "", itemgetter("low"), "int"),
+            Column("high", "to", "", itemgetter("high"), "int"),
+            Column("n", "players", "", itemgetter("n"), "int"),
+            Column("winners", "winners", "", itemgetter("winners"), "int"),
+        ],
+        result["histogram"],
+    )
+    return [summary, histogram]
+
+
+def _histogram_chart(result: dict[str, Any]) -> Table:
+    histogram = result["histogram"]
+    top = max(row["n"] for row in histogram)
+    chart = Table("points", "players", "", "winners", title="Histogram", box=None, title_justify="left")
+    for row in histogram:
+        width = round(row["n"] / top * HISTOGRAM_WIDTH)
+        chart.add_row(
+            f"{row['low']}-{row['high']}", str(row["n"]), "[cyan]" + "█" * width + "[/]", str(row["winners"])
         )
-        for row in rows:
-            table.add_row(
-                str(row["players"]),
-                str(row["games"]),
-                _num(row["mandatory_per_game"], 2),
-                _rate(row["games_with_mandatory"]),
-                _num(row["chosen_per_game"], 2),
-                _rate(row["chosen_per_turn"]),
-                _num(row["nature_wipes_per_game"], 2),
-                str(row["unbreakable"]),
-            )
-        console.print(table)
-        _footnote()
-
-    _show(data, json_output, render)
+    return chart
 
 
 @stats_app.command("scores")
@@ -356,59 +524,70 @@ def stats_scores(
     bin_width: Annotated[
         int, typer.Option("--bin", min=1, help="Histogram bin width in points.")
     ] = DEFAULT_BIN,
+    fmt: FormatOption = None,
+    wide: WideOption = False,
+    explain: ExplainOption = False,
     json_output: JsonOption = False,
     home: HomeOption = None,
 ) -> None:
     """The distribution of final scores, with a histogram."""
+    if explain:
+        _explain("scores")
+        return
     with _open(home) as db:
         data = score_stats(db, where, bin_width)
-
-    def render(result: dict[str, Any]) -> None:
-        columns = ["n", "mean", "sd", "min", "p10", "q1", "median", "q3", "p90", "max"]
-        table = Table("", *columns, title="Final scores")
-        for row in result["summary"]:
-            table.add_row(row["group"], *(_num(row[c]) if c != "n" else str(row[c]) for c in columns))
-        console.print(table)
-        histogram = result["histogram"]
-        top = max(row["n"] for row in histogram)
-        chart = Table("points", "players", "", "winners", title="Histogram", box=None)
-        for row in histogram:
-            width = round(row["n"] / top * HISTOGRAM_WIDTH)
-            chart.add_row(
-                f"{row['low']}-{row['high']}",
-                str(row["n"]),
-                "[cyan]" + "█" * width + "[/]",
-                str(row["winners"]),
-            )
-        console.print(chart)
-        parts = ", ".join(f"{key} {value:.1f}" for key, value in result["parts"].items() if value is not None)
-        console.print(f"mean parts: {parts}", markup=False)
-        console.print(f"games with a shared win: {_rate(result['shared_win'])}", markup=False)
-
-    _show(data, json_output, render, empty=not data["histogram"])
+        names = seat_names(db, where)
+    if json_output or fmt not in (None, Format.table):
+        _output(_score_sheets(data, names), data, fmt, json_output, wide, empty=not data["histogram"])
+        return
+    if not data["histogram"]:
+        console.print(NO_GAMES, markup=False)
+        return
+    summary, _ = _score_sheets(data, names)
+    print_sheets(console, [summary], fmt, data, wide)
+    console.print(_histogram_chart(data))
+    parts = ", ".join(f"{key} {value:.1f}" for key, value in data["parts"].items() if value is not None)
+    say(console, f"mean parts: {parts}")
+    say(console, f"games with a shared win: {rate_text(data['shared_win'])}")
+    say(console, MORE)
 
 
 # -- sql ------------------------------------------------------------------------------------
 
 
 def sql(
-    query: Annotated[str, typer.Argument(help="One SELECT statement (tables in analytics/SCHEMA.md).")],
+    query: Annotated[
+        str,
+        typer.Argument(
+            help="One SELECT statement (tables: analytics/SCHEMA.md). A query that starts "
+            'with "-" (a comment) goes after "--".'
+        ),
+    ],
     max_rows: Annotated[int, typer.Option("--max-rows", min=1, help="Rows shown in the table.")] = 200,
+    fmt: FormatOption = None,
     json_output: JsonOption = False,
     home: HomeOption = None,
 ) -> None:
-    """Run one read-only SELECT over the analytics tables."""
+    """Run one read-only SELECT over the analytics tables.
+
+    Rows wider than the terminal are shown one block per row (--format vertical);
+    --format csv, json or markdown print every row."""
     with _open(home) as db:
         result = db.user_query(query)
-    if json_output:
+    if json_output or fmt is Format.json:
         print_json(result.records())
         return
-    table = Table(*result.columns)
-    for row in result.rows[:max_rows]:
-        table.add_row(*(Text("NULL" if value is None else str(value)) for value in row))
-    console.print(table)
+    columns = [
+        Column(name, name, "", lambda row, i=i: "NULL" if row[i] is None else row[i])
+        for i, name in enumerate(result.columns)
+    ]
+    everything = fmt in (Format.csv, Format.markdown)
+    sheet = Sheet("", columns, result.rows if everything else result.rows[:max_rows])
+    print_sheets(console, [sheet], fmt, None)
+    if everything:
+        return
     hidden = len(result.rows) - max_rows
-    more = f" ({hidden} not shown: use --max-rows, LIMIT or --json)" if hidden > 0 else ""
+    more = f" ({hidden} not shown: use --max-rows, LIMIT or --format csv)" if hidden > 0 else ""
     console.print(f"{len(result.rows)} row(s){more}", markup=False)
 
 

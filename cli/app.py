@@ -59,14 +59,13 @@ def _print_version(wanted: bool) -> None:
 def main_options(
     show_version: Annotated[
         bool,
-        typer.Option(
-            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
-        ),
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
     ] = False,
 ) -> None:
     """Cascadia, event-sourced: play, simulate, store, replay, audit and analyse games.
 
     Every command has --help. The rules are docs/RULES.md (`cascadia rules --full`)."""
+
 
 for module_name in COMMAND_MODULES:
     importlib.import_module(module_name).register(app)

@@ -95,8 +95,8 @@ def usage_message(error: Exception, args: Sequence[str]) -> str:
         name = getattr(error, "option_name", "")
         if any(c.isspace() for c in name) or name.startswith("-- "):
             return (
-                f"{name!r} is read as an option; put `--` before an argument that starts "
-                f'with "-", e.g. cascadia sql -- "-- note ..."'
+                f"{name!r} is read as an option; put the options first and `--` before an "
+                'argument that starts with "-", e.g. cascadia sql --home DIR -- "-- note ..."'
             )
     message = one_line(error.format_message())  # type: ignore[attr-defined]
     value = _raw_value(error, args)
