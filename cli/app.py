@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "cascadia.cli.score_commands",
     "cascadia.cli.viewer_commands",
     "cascadia.cli.rules_commands",
+    "cascadia.cli.cards_commands",
     "cascadia.cli.replay_commands",
     "cascadia.cli.analytics_commands",
     "cascadia.cli.store_commands",
