@@ -72,11 +72,11 @@ def rules(
         return
     console.print(f"rules version: {RULES_VERSION}", markup=False)
     console.print(f"plays, audits and replays: {', '.join(RULES_VERSIONS)}", markup=False)
-    console.print(
+    say(
+        console,
         'The numbers in brackets, and every "RULES.md N" in messages, are sections of '
         "docs/RULES.md, the rules reference shipped with cascadia: `cascadia rules --full` "
         "prints it; `cascadia cards` lists the scoring cards.",
-        markup=False,
     )
     table = Table("option", "default", "meaning", box=box.SIMPLE_HEAD, pad_edge=False)
     for row in rows:
