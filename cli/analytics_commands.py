@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from operator import itemgetter
 from pathlib import Path
 from typing import Annotated, Any
@@ -555,6 +556,12 @@ def stats_scores(
 # -- sql ------------------------------------------------------------------------------------
 
 
+def _numeric(values: Iterable[Any]) -> bool:
+    """Whether a result column holds numbers only (NULLs aside): shown right-aligned."""
+    present = [v for v in values if v is not None]
+    return bool(present) and all(isinstance(v, int | float) and not isinstance(v, bool) for v in present)
+
+
 def sql(
     query: Annotated[
         str,
@@ -578,7 +585,13 @@ def sql(
         print_json(result.records())
         return
     columns = [
-        Column(name, name, "", lambda row, i=i: "NULL" if row[i] is None else row[i])
+        Column(
+            name,
+            name,
+            "",
+            lambda row, i=i: "NULL" if row[i] is None else row[i],
+            "raw" if _numeric(row[i] for row in result.rows) else "text",
+        )
         for i, name in enumerate(result.columns)
     ]
     everything = fmt in (Format.csv, Format.markdown)

@@ -22,4 +22,4 @@ cascadia view "$CASCADIA_HOME/logs/$game.cascadia" -o "$CASCADIA_HOME/viewer.htm
 cascadia ingest --from-store
 cascadia stats cards
 cascadia stats bots
-cascadia sql "SELECT players, count(*) AS games, round(avg(total), 1) AS mean_total FROM players JOIN games USING (game_id) GROUP BY players ORDER BY players"
+cascadia sql "SELECT g.players, count(DISTINCT g.game_id) AS games, count(*) AS seats, round(avg(p.total), 1) AS mean_total FROM players p JOIN games g USING (game_id) GROUP BY g.players ORDER BY g.players"
