@@ -1,0 +1,109 @@
+"""The README's command examples run as written, and its command table matches the CLI.
+
+Every ``cascadia ...`` line of the README's ``sh`` code blocks is run, in order, in a
+temporary directory with its own data directory (``GAME`` replaced by the first stored
+game's id); each must exit 0 and print something. ``play`` (interactive) is the only
+command not run. Every row of the command table names a real command, and every option
+it shows is in that command's ``--help``; the README's list of commands without
+``--home`` is exactly the commands that lack it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+import typer.main
+from cascadia.cli.app import app
+from cascadia.cli.common import run_app
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+NOT_RUN = {"play"}
+
+
+def readme_commands() -> list[str]:
+    """The ``cascadia`` lines of the README's ``sh`` code blocks."""
+    blocks = re.findall(r"```sh\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
+    lines = [line.split(" #")[0].strip() for block in blocks for line in block.splitlines()]
+    return [line for line in lines if line.startswith("cascadia ")]
+
+
+def command_table() -> list[tuple[str, str]]:
+    """``(command name, syntax cell)`` of each row of the README's command table."""
+    text = README.read_text(encoding="utf-8")
+    part = text[text.index("## The command line") :]
+    part = part[: part.index("\n## ", 1)]
+    return re.findall(r"^\| `([a-z-]+)([^`]*)`", part, flags=re.M)
+
+
+def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str]):
+    monkeypatch.setattr(sys, "argv", ["cascadia", *args])
+    capsys.readouterr()
+    code = run_app(app)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_every_readme_example_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], clean_env
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CASCADIA_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("COLUMNS", "80")
+    commands = readme_commands()
+    assert len(commands) >= 20
+    game = None
+    ran = set()
+    for line in commands:
+        args = shlex.split(line)[1:]
+        if args[0] in NOT_RUN:
+            continue
+        if "GAME" in line:
+            if game is None:
+                code, out, _ = run(monkeypatch, capsys, ["games", "--json"])
+                game = json.loads(out)[0]["id"]
+            args = [a.replace("GAME", game) for a in args]
+        code, out, err = run(monkeypatch, capsys, args)
+        assert code == 0, f"{line}: exit {code}: {err}"
+        assert out.strip(), f"{line}: printed nothing"
+        ran.add(args[0])
+    every = {name for name, _ in command_table()}
+    assert every - ran <= NOT_RUN, f"commands without a README example: {every - ran - NOT_RUN}"
+
+
+def _help(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str) -> str:
+    code, out, _ = run(monkeypatch, capsys, [*name.split(), "--help"])
+    assert code == 0
+    return out
+
+
+def test_the_command_table_names_real_commands_and_options(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = command_table()
+    assert len(rows) >= 20
+    for name, syntax in rows:
+        text = _help(monkeypatch, capsys, name)
+        if name == "stats":
+            text += "".join(_help(monkeypatch, capsys, f"stats {sub}") for sub in ("cards", "scores"))
+        for option in re.findall(r"--[a-z][a-z-]*", syntax):
+            assert option in text, f"README: `{name}` shows {option}, which its --help does not have"
+
+
+def test_the_readme_says_which_commands_have_no_home() -> None:
+    group = typer.main.get_command(app)
+    without = set()
+    for name, command in group.commands.items():
+        subcommands = getattr(command, "commands", None) or {name: command}
+        for sub in subcommands.values():
+            if not any("--home" in param.opts for param in sub.params):
+                without.add(name)
+    text = README.read_text(encoding="utf-8")
+    sentence = re.search(r"The commands that work on\s+log files only \(([^)]*)\) and `rules`", text)
+    assert sentence, "the README's --home sentence moved"
+    listed = set(re.findall(r"`([a-z-]+)`", sentence.group(1))) | {"rules"}
+    assert without == listed
