@@ -163,13 +163,7 @@ def _output(
 
 # -- stats ----------------------------------------------------------------------------------
 
-stats_app = typer.Typer(
-    help="Standard statistics over the ingested games: every rate with its sample size "
-    "and 95% Wilson interval. Each command explains its columns under the table; "
-    "--explain prints the definitions (STATS.md, installed with the package).",
-    no_args_is_help=True,
-    rich_markup_mode=None,
-)
+stats_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None)
 
 
 @stats_app.callback(invoke_without_command=True)
