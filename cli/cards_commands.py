@@ -44,8 +44,9 @@ CARD_SCORES: dict[tuple[str, str], str] = {
 
 
 def all_cards() -> list[dict[str, Any]]:
-    """The 21 cards in rule-book order: species, letter (or variant name), the rules
-    section and what the card scores."""
+    """The 21 cards in rule-book order, the variant card as its two sides (Family and
+    Intermediate, one row each): species, letter (or side), the rules section and what
+    the card scores."""
     cards = [
         {"card": f"{species} {letter}", "species": species, "letter": letter, "rule": SECTIONS[species]}
         for species in WILDLIFE
@@ -80,10 +81,13 @@ def cards(
 ) -> None:
     """The 21 wildlife scoring cards and what each scores (RULES.md 5).
 
+    A to D for each species, and the variant card, whose two sides (family,
+    intermediate) each score every species.
+
     With GAME, the five cards in play are marked "1" (and the second set of
     two_card_sets "2"); the game's cards come first."""
     rows = all_cards()
-    title = "Scoring cards (full rules: RULES.md 5, `cascadia rules --full`)"
+    title = "Scoring cards: A-D per species, and the two sides of the variant card"
     if game is not None:
         _, state = load_game(game, home)
         marks = in_play(state.cards, state.second_cards)

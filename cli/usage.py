@@ -24,7 +24,6 @@ PLACEHOLDERS = {
     "home": "DIR",
     "output": "PATH",
     "where": "CONDITION",
-    "query": "SELECT",
     "games": "N",
     "players": "N",
     "workers": "K",
@@ -45,8 +44,8 @@ PLACEHOLDERS = {
     "elk_rings": "arc|any-subset",
     "format": "FORMAT",
 }
-"""The placeholder shown after an option (or for an argument) in help, by parameter
-name; others show their name in capitals (``--cards CARDS``)."""
+"""The placeholder shown after an option in help, by parameter name; other options, and
+arguments, show their name in capitals (``--cards CARDS``, ``GAME``)."""
 
 
 def one_line(text: str) -> str:
@@ -70,9 +69,24 @@ def set_placeholders(command: Any) -> None:
         for param in getattr(each, "params", []):
             if param.metavar is not None or getattr(param, "is_flag", False) or not param.name:
                 continue
-            name = PLACEHOLDERS.get(param.name, param.name.upper())
-            many = param.param_type_name == "argument" and param.nargs != 1
-            param.metavar = f"{name}..." if many else name
+            if param.param_type_name == "argument":
+                param.metavar = param.name.upper()
+                _plain_argument(param)
+            else:
+                param.metavar = PLACEHOLDERS.get(param.name, param.name.upper())
+
+
+def _plain_argument(param: Any) -> None:
+    """Recent typer versions print an argument as ``{GAME}`` in the usage line and add
+    its type (``GAME <str>``) in the help; show ``GAME``, ``FILES...``, ``[GAMES]...``."""
+    dots = "..." if param.nargs != 1 else ""
+    usage = f"{param.metavar}{dots}" if param.required else f"[{param.metavar}]{dots}"
+    if hasattr(param, "_usage_display_name"):
+        param._usage_display_name = lambda: usage
+    if hasattr(param, "_rich_display_name"):
+        param._rich_display_name = lambda: f"{param.metavar}{dots}"
+    if hasattr(param, "display_type_rich"):
+        param.display_type_rich = lambda ctx: None
 
 
 def _raw_value(error: Any, args: Sequence[str]) -> str | None:
@@ -98,7 +112,7 @@ def usage_message(error: Exception, args: Sequence[str]) -> str:
                 f"{name!r} is read as an option; put the options first and `--` before an "
                 'argument that starts with "-", e.g. cascadia sql --home DIR -- "-- note ..."'
             )
-    message = one_line(error.format_message())  # type: ignore[attr-defined]
+    message = one_line(error.format_message()).rstrip(".")  # type: ignore[attr-defined]
     value = _raw_value(error, args)
     if value is not None and value not in message:
         message = f"{message} (given: {value!r})"
