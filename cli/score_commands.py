@@ -32,7 +32,7 @@ from rich.table import Table
 def sheet_table(state: GameState, sheet: dict[str, Any]) -> Table:
     """The score sheet (as a player view gives it) as a table: a column per player, a row
     per score part; ``?`` for what depends on a card the viewer may not see."""
-    table = Table("", *(f"{p.name} (seat {seat})" for seat, p in enumerate(state.players)))
+    table = Table("", *(f"{p.name}\nseat {seat}" for seat, p in enumerate(state.players)))
     cards, second = sheet["cards"], sheet["second_cards"]
     players = sheet["players"]
     for species in WILDLIFE:

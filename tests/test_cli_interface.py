@@ -288,3 +288,22 @@ def test_cards_of_a_two_card_sets_game_mark_both_sets(cli, tmp_path: Path) -> No
     assert sorted(marks.values()) == ["1"] * 5 + ["2"] * 5
     for species, letter in state["cards"].items():
         assert marks[f"{species} {letter}"] == "1"
+
+
+def test_the_game_tables_fit_80_columns(cli, tmp_path: Path) -> None:
+    """Whole ids (what the other commands take) and long names, nothing cut."""
+    home = str(tmp_path / "home")
+    assert cli("new", "--seat-names", "annabelle,greedy,random,bartholomew", "--home", home)[0] == 0
+    assert (
+        cli("simulate", "--players", "4", "--seed", str(2**64 - 2), "--bot", "greedy,random", "--home", home)[
+            0
+        ]
+        == 0
+    )
+    games = json.loads(cli("games", "--json", "--home", home)[1])
+    for args in (["games"], ["score", games[0]["id"][:8]], ["cards", games[1]["id"][:8]], ["rules"]):
+        code, out, _ = cli(*args, "--home", home) if args[0] != "rules" else cli(*args)
+        assert code == 0 and "…" not in out, args
+        assert all(len(line.rstrip()) <= 80 for line in out.splitlines() if home not in line), args
+        if args == ["games"]:
+            assert all(game["id"][:8] in out for game in games) and "bartholomew" in out
