@@ -42,7 +42,8 @@ PLACEHOLDERS = {
     "source": "STORE",
     "salmon_runs": "strict|lenient",
     "elk_rings": "arc|any-subset",
-    "format": "FORMAT",
+    "fmt": "FORMAT",
+    "sort": "COLUMN",
 }
 """The placeholder shown after an option in help, by parameter name; other options, and
 arguments, show their name in capitals (``--cards CARDS``, ``GAME``)."""
