@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -217,7 +218,8 @@ def test_the_documents_are_package_data(tmp_path: Path) -> None:
     source.mkdir()
     for name in ("pyproject.toml", "README.md"):
         (source / name).write_bytes((ROOT / name).read_bytes())
-    for folder in ("domain", "projections", "replays", "analytics", "bots", "cli", "docs"):
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    for folder in config["tool"]["setuptools"]["package-dir"].values():
         shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
     build = tmp_path / "build"
     done = subprocess.run(
