@@ -161,14 +161,15 @@ def test_game_commands_come_first_and_version(cli) -> None:
 
 
 def cited_sections() -> set[str]:
-    """Every section number cited as "RULES.md N" (or "RULES.md N-M") in the code."""
+    """Every section number cited as "RULES.md N" (or "RULES.md N-M") in the code, the
+    tests, the README and the other documents."""
     cited: set[str] = set()
-    for folder in ("domain", "projections", "replays", "analytics", "bots", "cli"):
-        for path in (ROOT / folder).rglob("*.py"):
-            for match in re.finditer(
-                r"RULES\.md (?:section )?(\d+(?:\.\d+)?)(?:-(\d+(?:\.\d+)?))?", path.read_text()
-            ):
-                cited.update(group for group in match.groups() if group)
+    folders = ("domain", "projections", "replays", "analytics", "bots", "application", "cli", "tests")
+    paths = [ROOT / "README.md", *(p for folder in folders for p in (ROOT / folder).rglob("*.[pm][yd]"))]
+    citation = re.compile(r"RULES\.md (?:section )?(\d+(?:\.\d+)?)(?:-(\d+(?:\.\d+)?))?")
+    for path in paths:
+        for match in citation.finditer(path.read_text(encoding="utf-8")):
+            cited.update(group for group in match.groups() if group)
     return cited
 
 
