@@ -194,7 +194,8 @@ def test_every_citation_points_to_a_section_of_docs_rules() -> None:
 def test_the_reference_describes_rules_version_2_of_overpopulation_and_the_lengths() -> None:
     text = " ".join(document("rules").split())
     overpopulation = text[text.index("### 4.1") : text.index("### 4.2")]
-    assert "return to the bag only after that" in overpopulation and "the whole wipe is over" in overpopulation
+    assert "return to the bag only after that" in overpopulation
+    assert "the whole wipe is over" in overpopulation
     assert "Rules version 1" in overpopulation and "after each single wipe" in overpopulation
     assert "each player has 18 turns (solo 19)" in text and "18 turns per player (solo 19)" in text
 
