@@ -49,6 +49,8 @@ def naming_database(location: str) -> Iterator[None]:
     :class:`StoreFileError` naming ``location``."""
     try:
         yield
+    except sqlite3.OperationalError:  # locked, missing, read-only: reported as they are
+        raise
     except sqlite3.DatabaseError as error:
         raise StoreFileError(f"{location}: {error} (is it a cascadia data file?)") from None
 
@@ -60,8 +62,9 @@ def open_store(home: str | None, write: bool = False) -> GameStore:
     with naming_database(describe(resolve_settings(home))):
         if write:
             require_writable_store(home)
-            return GameStore(home)
-        return GameStore(home, env=read_only_env(home))
+        store = GameStore(home) if write else GameStore(home, env=read_only_env(home))
+        store.recorder.max_notification_id()  # read the file now, so that a damaged one is named
+        return store
 
 
 def load_game(game: str, home: str | None, turn: int | None = None) -> tuple[list[GameEvent], GameState]:
