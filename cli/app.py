@@ -23,13 +23,13 @@ COMMAND_MODULES = (
     "cascadia.cli.game_commands",
     "cascadia.cli.tournament_commands",
     "cascadia.cli.score_commands",
+    "cascadia.cli.map_commands",
     "cascadia.cli.viewer_commands",
     "cascadia.cli.rules_commands",
     "cascadia.cli.cards_commands",
     "cascadia.cli.replay_commands",
     "cascadia.cli.analytics_commands",
     "cascadia.cli.store_commands",
-    "cascadia.cli.map_commands",
     "cascadia.cli.serve_commands",
 )
 

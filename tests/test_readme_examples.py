@@ -1,6 +1,6 @@
 """The README's command examples run as written, and its command table matches the CLI.
 
-Every ``cascadia ...`` line of the README's ``sh`` code blocks is run, in order, in a
+Every ``cascadia ...`` line of the README's example block is run, in order, in a
 temporary directory with its own data directory (``GAME`` replaced by the first stored
 game's id); each must exit 0 and print something. ``play`` (interactive) is the only
 command not run. Every row of the command table names a real command, and every option
@@ -25,9 +25,15 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 NOT_RUN = {"play"}
 
 
+EXAMPLES = "# the examples: tests/test_readme_examples.py runs every line of this block"
+
+
 def readme_commands() -> list[str]:
-    """The ``cascadia`` lines of the README's ``sh`` code blocks."""
-    blocks = re.findall(r"```sh\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
+    """The ``cascadia`` lines of the README's example blocks (``sh`` blocks that start
+    with :data:`EXAMPLES`; the other blocks show syntax, with placeholders)."""
+    blocks = re.findall(
+        r"```sh\n" + re.escape(EXAMPLES) + r"\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S
+    )
     lines = [line.split(" #")[0].strip() for block in blocks for line in block.splitlines()]
     return [line for line in lines if line.startswith("cascadia ")]
 
