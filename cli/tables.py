@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
@@ -23,6 +22,7 @@ from typing import Annotated, Any
 
 import typer
 from cascadia.analytics.stats import SMALL_SAMPLE
+from cascadia.cli.common import print_json
 from rich import box
 from rich.console import Console
 from rich.table import Table
@@ -280,7 +280,7 @@ def print_sheets(
     comes with its legend and notes; ``footer`` lines end the table and vertical formats.
     A table wider than the terminal is printed vertically."""
     if fmt is Format.json:
-        sys.stdout.write(json.dumps(data, default=str) + "\n")
+        print_json(data)  # the JSON Lines convention of every --json
         return
     if fmt is Format.csv:
         sys.stdout.write(csv_text(sheets))

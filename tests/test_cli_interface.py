@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer.main
@@ -40,6 +41,11 @@ def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureF
         return code, out, err
 
     return run
+
+
+def json_lines(out: str) -> list[Any]:
+    """The objects of JSON Lines output (every --json prints one object per line)."""
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
 
 
 def one_error_line(err: str) -> str:
@@ -210,7 +216,7 @@ def test_rules_says_what_the_sections_refer_to_and_prints_the_reference(cli) -> 
     code, out, _ = cli("rules", "--full")
     assert code == 0 and out.strip() == (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8").strip()
     code, out, _ = cli("rules", "--json")
-    assert json.loads(out)["rules_reference"] == "docs/RULES.md"
+    assert json_lines(out)[0]["rules_reference"] == "docs/RULES.md"
 
 
 def test_the_documents_are_package_data(tmp_path: Path) -> None:
@@ -256,7 +262,7 @@ def test_cards_lists_the_21_cards(cli) -> None:
     for card in cards:
         assert re.search(rf"^ ?{card['card']} ", out, flags=re.M), card["card"]
     code, out, _ = cli("cards", "--json")
-    assert [c["card"] for c in json.loads(out)] == [c["card"] for c in cards]
+    assert [c["card"] for c in json_lines(out)] == [c["card"] for c in cards]
 
 
 @pytest.mark.parametrize(
@@ -272,9 +278,9 @@ def test_cards_lists_the_21_cards(cli) -> None:
 def test_cards_of_a_game_are_marked(cli, tmp_path: Path, flags: list[str], marked: dict[str, str]) -> None:
     home = str(tmp_path / "home")
     assert cli("simulate", "--players", "2", *flags, "--home", home)[0] == 0
-    game = json.loads(cli("games", "--json", "--home", home)[1])[0]["id"]
+    game = json_lines(cli("games", "--json", "--home", home)[1])[0]["id"]
     code, out, _ = cli("cards", game[:8], "--json", "--home", home)
-    shown = {c["card"]: c["set"] for c in json.loads(out) if c["set"]}
+    shown = {c["card"]: c["set"] for c in json_lines(out) if c["set"]}
     assert code == 0 and shown == marked
     code, out, _ = cli("cards", game[:8], "--home", home)
     assert code == 0 and game in out
@@ -285,9 +291,9 @@ def test_cards_of_a_game_are_marked(cli, tmp_path: Path, flags: list[str], marke
 def test_cards_of_a_two_card_sets_game_mark_both_sets(cli, tmp_path: Path) -> None:
     home = str(tmp_path / "home")
     assert cli("simulate", "--players", "2", "--rule", "two_card_sets", "--home", home)[0] == 0
-    game = json.loads(cli("games", "--json", "--home", home)[1])[0]["id"]
-    state = json.loads(cli("show", game, "--json", "--home", home)[1])
-    rows = json.loads(cli("cards", game, "--json", "--home", home)[1])
+    game = json_lines(cli("games", "--json", "--home", home)[1])[0]["id"]
+    state = json_lines(cli("show", game, "--json", "--home", home)[1])[0]
+    rows = json_lines(cli("cards", game, "--json", "--home", home)[1])
     marks = {c["card"]: c["set"] for c in rows if c["set"]}
     assert sorted(marks.values()) == ["1"] * 5 + ["2"] * 5
     for species, letter in state["cards"].items():
@@ -304,7 +310,7 @@ def test_the_game_tables_fit_80_columns(cli, tmp_path: Path) -> None:
         ]
         == 0
     )
-    games = json.loads(cli("games", "--json", "--home", home)[1])
+    games = json_lines(cli("games", "--json", "--home", home)[1])
     for args in (["games"], ["score", games[0]["id"][:8]], ["cards", games[1]["id"][:8]], ["rules"]):
         code, out, _ = cli(*args, "--home", home) if args[0] != "rules" else cli(*args)
         assert code == 0 and "…" not in out, args

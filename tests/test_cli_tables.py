@@ -33,6 +33,11 @@ CARDS_A = {"bear": "A", "elk": "A", "salmon": "A", "hawk": "A", "fox": "A"}
 INTERMEDIATE = dict.fromkeys(CARDS_A, "intermediate")
 
 
+def json_lines(out: str) -> list[Any]:
+    """The objects of JSON Lines output (every --json prints one object per line)."""
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
 def _game(game_id: str, names: list[str], cards: dict[str, str]) -> dict[str, Any]:
     row: dict[str, Any] = {
         "game_id": game_id,
@@ -192,7 +197,7 @@ def test_the_numbers_that_matter_are_whole(cli, home: Path) -> None:
 def test_every_stats_format(cli, home: Path, name: str) -> None:
     args = ("stats", name, "--home", str(home))
     code, out, _ = cli(*args, "--format", "json")
-    assert code == 0 and json.loads(out) == json.loads(cli(*args, "--json")[1])
+    assert code == 0 and json_lines(out) == json_lines(cli(*args, "--json")[1])
     code, out, _ = cli(*args, "--format", "csv")
     tables = [list(csv.reader(io.StringIO(part))) for part in out.strip().split("\n\n")]
     assert code == 0 and all(len(t) >= 2 and len({len(r) for r in t}) == 1 for t in tables)
@@ -256,7 +261,7 @@ def test_sql_select_star_is_readable_at_80_columns(cli, home: Path) -> None:
     assert "game_id" in out.splitlines()[1] and "a0" in out  # narrow rows stay a table
     args = ("sql", "SELECT game_id, players FROM games ORDER BY game_id LIMIT 2", "--home", str(home))
     assert cli(*args, "--format", "csv")[1] == "game_id,players\na0,2\na1,2\n"
-    assert json.loads(cli(*args, "--format", "json")[1]) == [
+    assert json_lines(cli(*args, "--format", "json")[1]) == [
         {"game_id": "a0", "players": 2},
         {"game_id": "a1", "players": 2},
     ]
@@ -281,5 +286,5 @@ def test_the_demo_query_counts_games(cli, home: Path) -> None:
     query = [line for line in demo.splitlines() if line.startswith("cascadia sql")][-1]
     args = shlex.split(query)[1:]
     code, out, _ = cli(*args, "--format", "json", "--home", str(home))
-    rows = {row["players"]: row for row in json.loads(out)}
+    rows = {row["players"]: row for row in json_lines(out)}
     assert code == 0 and rows[2]["games"] == 2 * COPIES and rows[4]["games"] == COPIES

@@ -73,7 +73,7 @@ def test_every_readme_example_runs(
         if "GAME" in line:
             if game is None:
                 code, out, _ = run(monkeypatch, capsys, ["games", "--json"])
-                game = json.loads(out)[0]["id"]
+                game = json.loads(out.splitlines()[0])["id"]
             args = [a.replace("GAME", game) for a in args]
         code, out, err = run(monkeypatch, capsys, args)
         assert code == 0, f"{line}: exit {code}: {err}"
@@ -111,7 +111,7 @@ def test_the_readme_says_which_commands_have_no_home() -> None:
             if not any("--home" in param.opts for param in sub.params):
                 without.add(name)
     text = README.read_text(encoding="utf-8")
-    sentence = re.search(r"The commands that work on\s+log files only \(([^)]*)\) and `rules`", text)
+    sentence = re.search(r"The commands that work on\s+log files only \(([^)]*)\)\s+and\s+`rules`", text)
     assert sentence, "the README's --home sentence moved"
     listed = set(re.findall(r"`([a-z-]+)`", sentence.group(1))) | {"rules"}
     assert without == listed
