@@ -26,6 +26,7 @@ RUNS: dict[str, tuple[list[str], str, bool]] = {
     "achievements": (["achievements", "{game}"], ONE, True),
     "final-scores": (["final-scores"], ONE, True),
     "rules": (["rules"], ONE, False),
+    "cards": (["cards", "{game}"], LINES, True),
     "export": (["export", "--all", "-o", "{tmp}/logs"], LINES, True),
     "import": (["import", "{tmp}/logs"], LINES, True),
     "replay": (["replay", "{log}", "--to", "40"], LINES, False),
