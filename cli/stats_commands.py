@@ -11,6 +11,7 @@ from operator import itemgetter
 from typing import Annotated, Any
 
 import typer
+from cascadia.analytics.achievements import achievement_rates, milestone_games
 from cascadia.analytics.query import AnalyticsDB
 from cascadia.analytics.stats import (
     DEFAULT_BIN,
@@ -468,3 +469,47 @@ def stats_scores(
     say(console, f"mean parts: {parts}")
     say(console, f"games with a shared win: {rate_text(data['shared_win'])}")
     say(console, MORE)
+
+
+ACHIEVEMENT_COLUMNS = [
+    Column("achievement", "achievement", "RULES.md 8", itemgetter("achievement")),
+    Column("bot", "bot", "", itemgetter("bot")),
+    Column("players", "pl", "players in the game", itemgetter("players"), "int"),
+    Column("met", "met", "share of the bot's wins in which it met the achievement", lambda r: r, "rate"),
+]
+MILESTONE_COLUMNS = [
+    Column("player", "player", "a player of a map (a bot, in a campaign)", itemgetter("player")),
+    Column("milestone", "milestone", "RULES.md 8.1", itemgetter("milestone")),
+    Column("cells", "cells", "cells filled at the milestone", itemgetter("cells"), "int"),
+    Column("maps", "maps", "maps on which the player reached it", itemgetter("maps"), "int"),
+    Column("mean", "games", "mean games played for the map by then", itemgetter("mean_games"), "num"),
+    Column("fewest", "min", "fewest games", itemgetter("fewest_games"), "int"),
+    Column("most", "max", "most games", itemgetter("most_games"), "int"),
+]
+
+
+@stats_app.command("achievements")
+def stats_achievements(
+    where: WhereOption = None,
+    fmt: FormatOption = None,
+    wide: WideOption = False,
+    explain: ExplainOption = False,
+    json_output: JsonOption = False,
+    home: HomeOption = None,
+) -> None:
+    """How often winners meet each achievement (RULES.md 8: multiplayer games without
+    the balanced bag), per bot and player count; and from the achievement maps
+    (RULES.md 8.1, after `ingest --from-store`), the games each player took to each
+    milestone (a bot campaign: `simulate --map`)."""
+    if explain:
+        _explain("achievements")
+        return
+    with _open(home) as db:
+        rates = achievement_rates(db, where)
+        milestones = milestone_games(db)
+    sheets = [
+        Sheet("Achievements met by the winners", ACHIEVEMENT_COLUMNS, rates),
+        Sheet("Milestones of the achievement maps", MILESTONE_COLUMNS, milestones),
+    ]
+    data = {"achievements": rates, "milestones": milestones}
+    _output(sheets, data, fmt, json_output, wide, empty=not rates and not milestones)

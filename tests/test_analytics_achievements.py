@@ -3,6 +3,8 @@ and the games a campaign took to each milestone (RULES.md 8.1), from the analyti
 
 from __future__ import annotations
 
+import json
+
 from cascadia.analytics.achievements import achievement_rates, milestone_games
 from cascadia.analytics.query import AnalyticsDB
 from cascadia.application.maps import list_maps, load_map
@@ -71,3 +73,19 @@ def test_marks_are_rewritten_whole_at_each_ingest(cli, tmp_path):
             db.records("SELECT count(*) AS n FROM marks WHERE player = 'greedy'")[0]["n"]
         )
     assert after >= before > 0
+
+
+def test_stats_achievements_prints_both_tables_at_80_columns(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    cli("map", "new", "duo", "--player", "greedy", "--player", "random")
+    cli("simulate", "--map", "duo", "--games", "10", "--seed", "1", "--cards", "all-a")
+    assert cli("ingest", "--from-store")[0] == 0
+    code, out, err = cli("stats", "achievements")
+    assert code == 0, err
+    assert "Achievements met by the winners" in out and "Milestones of the achievement maps" in out
+    assert "river explorer" in out and "…" not in out
+    assert all(len(line) <= 80 for line in out.splitlines())
+    code, out, _ = cli("stats", "achievements", "--json")
+    data = json.loads(out.splitlines()[0])
+    assert data["milestones"][0]["milestone"] == "river explorer"
+    assert {row["achievement"] for row in data["achievements"]} == set(ACHIEVEMENTS)

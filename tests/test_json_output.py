@@ -44,6 +44,7 @@ RUNS: dict[str, tuple[list[str], str, bool]] = {
     "stats nature": (["stats", "nature"], ONE, True),
     "stats overpopulation": (["stats", "overpopulation"], ONE, True),
     "stats scores": (["stats", "scores"], ONE, True),
+    "stats achievements": (["stats", "achievements"], ONE, True),
     "tournament": (["tournament", "--bots", "random,greedy", "-p", "2", "-n", "1", "-s", "50"], ONE, True),
     "map new": (["map", "new", "family", "--player", "ann"], ONE, True),
     "map join": (["map", "join", "family", "bob"], ONE, True),
