@@ -61,6 +61,10 @@ class GreedyBot(PlanningBot):
         """Whether the bot may spend nature tokens this turn (the greedy always may)."""
         return True
 
+    def decide_move(self, game: Game) -> Move:
+        """The best move now, without wiping first."""
+        return Market(game, self.valuation(game)).best().move
+
     def decide(self, game: Game, wipes: bool = True) -> Decision:
         """The next decision of the turn: a wipe worth its draw, else the best move."""
         spends = self.spends_nature(game)

@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "cascadia.cli.rules_commands",
     "cascadia.cli.cards_commands",
     "cascadia.cli.replay_commands",
+    "cascadia.cli.analyse_commands",
     "cascadia.cli.analytics_commands",
     "cascadia.cli.store_commands",
     "cascadia.cli.serve_commands",
