@@ -76,7 +76,8 @@ class CardCache:
 
 
 class CorridorCache:
-    """Every player's largest corridors, remembered while their board has not grown."""
+    """Every player's largest corridors, remembered by their board's tiles (each hex with
+    its tile and rotation: what-if copies of a game put other tiles on the same hexes)."""
 
     def __init__(self) -> None:
         self._largest: dict[tuple[int, int, frozenset], dict[str, int]] = {}
@@ -85,7 +86,7 @@ class CorridorCache:
         found = []
         for seat, player in enumerate(state.players):
             tiles = player.environment.tiles
-            key = (seat, len(tiles), frozenset(tiles))
+            key = (seat, len(tiles), frozenset(tiles.items()))
             if key not in self._largest:
                 self._largest[key] = largest_corridors(player.environment)
             found.append(self._largest[key])

@@ -17,13 +17,14 @@ INDENT = " " * 6
 
 
 def seat_summary(rows: list[TurnAnalysis]) -> list[str]:
-    """One line per seat: its moves, mean points lost, and how many of each tag."""
+    """Two lines per seat: its moves and mean points lost, then how many of each tag."""
     lines = []
     for seat in sorted({row.seat for row in rows}):
         mine = [row for row in rows if row.seat == seat]
         mean = sum(row.lost for row in mine) / len(mine)
-        counts = ", ".join(f"{sum(row.tag == tag for row in mine)} {tag}(s)" for tag, _ in reversed(TAGS))
-        lines.append(f"seat {seat} {mine[0].name}: {len(mine)} moves, {mean:.2f} lost a move; {counts}")
+        counts = ", ".join(f"{tag} {sum(row.tag == tag for row in mine)}" for tag, _ in reversed(TAGS))
+        lines.append(f"seat {seat} {mine[0].name[:30]}: {len(mine)} moves, {mean:.2f} points lost a move")
+        lines.append(f"{INDENT}{counts}")
     return lines
 
 
@@ -67,11 +68,12 @@ def analyse(
             print_json(row.to_dict())
         return
     console.print(
-        f"game {header.game_id}  {', '.join(header.names)}\n"
-        f"analysed by {bot}, {budget} futures a move; points are expected final totals",
+        f"game {header.game_id}, analysed by {bot[:20]} ({budget} futures a move)\n"
+        "points: expected final totals of the move played and of the bot's move",
         markup=False,
     )
-    console.print(f"{'turn':>4} {'seat':>4} {'name':<12} {'played':>7} {'bot':>7} {'lost':>6}  tag", markup=False)
+    heading = f"{'turn':>4} {'seat':>4} {'name':<12} {'played':>7} {'bot':>7} {'lost':>6}  tag"
+    console.print(heading, markup=False)
     rows = []
     for row in analysis:
         rows.append(row)
