@@ -316,7 +316,8 @@ def overpopulation_stats(db: AnalyticsDB, where: str | None = None) -> list[dict
 def score_stats(db: AnalyticsDB, where: str | None = None, bin_width: int = DEFAULT_BIN) -> dict[str, Any]:
     """The distribution of final totals, of all players and of the winners: summary
     (n, mean, sd, min, deciles and quartiles, max), a histogram with ``bin_width``-point
-    bins, the mean of each part of the score, and the share of games with a shared win."""
+    bins, the mean of each part of the score, the same summary per bot (the seat's
+    name) and player count, and the share of games with a shared win."""
     if bin_width < 1:
         raise ValueError("the histogram bin width must be at least 1")
     games = db.games_where(where)
@@ -351,6 +352,17 @@ def score_stats(db: AnalyticsDB, where: str | None = None, bin_width: int = DEFA
         FROM players p JOIN g USING (game_id)
         """
     )[0]
+    by_bot = db.records(
+        f"""
+        WITH g AS ({games})
+        SELECT p.name AS bot, g.players, count(*) AS n, avg(p.total) AS mean, stddev_samp(p.total) AS sd,
+               min(p.total) AS min, quantile_cont(p.total, 0.1) AS p10, quantile_cont(p.total, 0.25) AS q1,
+               median(p.total) AS median, quantile_cont(p.total, 0.75) AS q3,
+               quantile_cont(p.total, 0.9) AS p90, max(p.total) AS max
+        FROM players p JOIN g USING (game_id)
+        GROUP BY p.name, g.players ORDER BY p.name, g.players
+        """
+    )
     shared = db.records(f"SELECT count(*) AS n, count(*) FILTER (WHERE winners > 1) AS k FROM ({games})")[0]
     return {
         "summary": [
@@ -368,6 +380,10 @@ def score_stats(db: AnalyticsDB, where: str | None = None, bin_width: int = DEFA
             for row in histogram
         ],
         "parts": {key: _number(value, 3) for key, value in parts.items()},
+        "by_bot": [
+            {k: v if k in ("bot", "players", "n") else _number(v, 3) for k, v in row.items()}
+            for row in by_bot
+        ],
         "shared_win": rate(shared["k"], shared["n"]),
     }
 
