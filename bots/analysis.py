@@ -81,6 +81,7 @@ def tag_of(lost: float) -> str | None:
 class TurnAnalysis:
     """One move of the game, judged."""
 
+    game_id: UUID
     turn: int
     """The game's turn number (1, 2, ... over all players)."""
     seat: int
@@ -98,6 +99,7 @@ class TurnAnalysis:
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "game_id": str(self.game_id),
             "turn": self.turn,
             "seat": self.seat,
             "name": self.name,
@@ -255,6 +257,7 @@ def _analyse(
             best = evaluator.expected_total(state, chosen.commands(), seeds)
         lost = round(max(0.0, best - played), 2)
         yield TurnAnalysis(
+            game_id=header.game_id,
             turn=position.turn,
             seat=seat,
             name=header.names[seat],
