@@ -20,7 +20,7 @@ cascadia export --all -o "$CASCADIA_HOME/logs"
 cascadia audit "$CASCADIA_HOME"/logs/*.cascadia
 cascadia replay "$CASCADIA_HOME/logs/$game.cascadia" --to 40 | tail -n 25
 cascadia view "$CASCADIA_HOME/logs/$game.cascadia" -o "$CASCADIA_HOME/viewer.html"
-duel=$(cascadia games --json --limit 0 | python -c "import json, sys; print(next(g['id'] for g in map(json.loads, sys.stdin) if len(g['players']) == 2))")
+duel=$(cascadia games --json --players 2 --limit 1 | python -c "import json, sys; print(json.loads(sys.stdin.readline())['id'])")
 cascadia analyse "$CASCADIA_HOME/logs/$duel.cascadia" --seat 0 | tail -n 12
 cascadia ingest --from-store
 cascadia stats cards

@@ -33,6 +33,7 @@ RUNS: dict[str, tuple[list[str], str, bool]] = {
     "audit": (["audit", "{tmp}/logs"], LINES, False),
     "rerun": (["rerun", "{log}", "-o", "{tmp}/out/rerun.cascadia"], ONE, False),
     "diff": (["diff", "{log}", "{log}"], ONE, False),
+    "analyse": (["analyse", "{log}", "--budget", "1", "--seat", "0"], LINES, False),
     "view": (["view", "{log}", "-o", "{tmp}/out/view.html"], ONE, False),
     "board": (["board", "{game}", "-o", "{tmp}/out/board.svg"], ONE, True),
     "ingest": (["ingest", "--from-store"], ONE, True),
