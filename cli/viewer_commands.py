@@ -7,10 +7,12 @@ atomically: a file appears complete or not at all.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from cascadia.bots.analysis import analyse_log
 from cascadia.cli.common import HomeOption, JsonOption, console, load_game, print_json
 from cascadia.cli.viewer_option import AsPlayerOption, viewer_of
 from cascadia.domain.errors import InvalidOptionError
@@ -31,10 +33,33 @@ def write_text(path: Path, text: str) -> int:
     return len(data)
 
 
+def read_analysis(path: Path) -> list[dict[str, Any]]:
+    """The rows of a move analysis file: ``cascadia analyse --json`` output (JSON lines),
+    or one JSON array of the same rows."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        if text.lstrip().startswith("["):
+            rows = json.loads(text)
+        else:
+            rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise InvalidOptionError(f"analysis {path}: not the JSON lines of analyse --json ({error})") from None
+    if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+        raise InvalidOptionError(f"analysis {path}: expected one JSON object per line")
+    return rows
+
+
 def view(
     file: Annotated[Path, typer.Argument(help="A log file (.cascadia).")],
     output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")],
     as_player: AsPlayerOption = None,
+    analysis: Annotated[
+        Path | None,
+        typer.Option("--analysis", help="Show this move analysis (the output of analyse --json)."),
+    ] = None,
+    analyse: Annotated[
+        bool, typer.Option("--analyse", help="Analyse the moves first (as analyse does, default budget).")
+    ] = False,
     json_output: JsonOption = False,
 ) -> None:
     """Write a self-contained HTML replay viewer of a log.
@@ -46,10 +71,17 @@ def view(
     market, the bag, the running scores and the turn's events.
     With --as-player, each step shows only what that seat (or a
     spectator) could see then: no seed, no unrevealed secret card.
+    A graph shows every player's total turn by turn; with --analysis
+    or --analyse, each turn shows its move's tag and points lost.
     """
+    if analysis is not None and analyse:
+        raise InvalidOptionError("give --analysis FILE or --analyse, not both")
     events = load_events(file)
     viewer = viewer_of(as_player, Game.replay(events).state)
-    size = write_text(output, render_html(events, viewer=viewer))
+    rows = read_analysis(analysis) if analysis is not None else None
+    if analyse:
+        rows = [row.to_dict() for row in analyse_log(file)[1]]
+    size = write_text(output, render_html(events, viewer=viewer, analysis=rows))
     turns = sum(1 for e in events if isinstance(e, TurnEnded))
     if json_output:
         print_json({"file": str(file), "output": str(output), "turns": turns, "bytes": size})

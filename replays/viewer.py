@@ -44,6 +44,7 @@ from cascadia.domain.timeline import TurnPoints
 from cascadia.projections.describe import describe_event, plural
 from cascadia.projections.player_view import EVERYTHING, Viewer, check_viewer, player_view
 from cascadia.projections.render import render_cards
+from cascadia.projections.score_graph import TAG_COLOURS, score_graph_svg
 from cascadia.replays.audit import verify
 from cascadia.replays.errors import ReplayError
 from cascadia.replays.format import open_log
@@ -195,19 +196,67 @@ def page_script() -> str:
     return draw + "\n" + page
 
 
-def render_html(source: Source, *, title: str | None = None, viewer: Viewer = EVERYTHING) -> str:
+TOTAL = len(WILDLIFE) + len(HABITATS) + 2
+"""The index of the total in a snapshot's score row (see :func:`_score_rows`)."""
+NOTE_FIELDS = ("turn", "seat", "played", "played_points", "best", "best_points", "lost", "tag")
+
+
+def score_graph(data: Mapping[str, Any], notes: Sequence[Mapping[str, Any]] = ()) -> str:
+    """The running totals of every player after setup and after each turn, as an SVG
+    line graph (a total the viewer may not see breaks its line), the notes marked."""
+    shown = [s for s in data["snapshots"] if s["complete"]]
+    return score_graph_svg(
+        [s["turn"] for s in shown], [[row[TOTAL] for row in s["scores"]] for s in shown], data["names"], notes
+    )
+
+
+def check_analysis(rows: Sequence[Mapping[str, Any]], data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The notes of a move analysis (``cascadia analyse --json`` rows) for the game of
+    ``data``; a :class:`ReplayError` for rows of another game, of a turn the game does
+    not have or of a seat that did not play it, or not shaped like analysis rows."""
+    played = {s["turn"]: s["player"] for s in data["snapshots"] if s["complete"] and s["player"] is not None}
+    notes = []
+    for number, row in enumerate(rows, 1):
+        where = f"analysis row {number}"
+        if not isinstance(row, Mapping) or any(k not in row for k in ("game_id", *NOTE_FIELDS)):
+            raise ReplayError(f"{where}: not a row of cascadia analyse --json")
+        if row["game_id"] != data["game_id"]:
+            raise ReplayError(f"{where} is of game {row['game_id']}, not {data['game_id']}")
+        if played.get(row["turn"], -1) != row["seat"]:
+            raise ReplayError(f"{where}: seat {row['seat']} did not play turn {row['turn']} of this game")
+        lost = row["lost"]
+        if isinstance(lost, bool) or not isinstance(lost, int | float) or lost < 0:
+            raise ReplayError(f"{where}: points lost {lost!r} is not a number >= 0")
+        if row["tag"] is not None and row["tag"] not in TAG_COLOURS:
+            raise ReplayError(f"{where}: unknown tag {row['tag']!r}")
+        notes.append({key: row[key] for key in NOTE_FIELDS})
+    return notes
+
+
+def render_html(
+    source: Source,
+    *,
+    title: str | None = None,
+    viewer: Viewer = EVERYTHING,
+    analysis: Sequence[Mapping[str, Any]] | None = None,
+) -> str:
     """The replay viewer of a game as one self-contained HTML page.
 
     ``source`` is a log file (audited in full first: a bad log raises a
     :class:`~cascadia.replays.errors.ReplayError` and nothing is rendered) or the
     game's events in order. Given a seat or ``"spectator"`` as ``viewer``, every step
     shows only what that viewer may see then (no seed; another seat's secret card only
-    once revealed). The same input gives the same bytes."""
+    once revealed). ``analysis``: the game's move analysis (``cascadia analyse --json``
+    rows, :func:`check_analysis`), shown turn by turn and marked on the score graph.
+    The same input gives the same bytes."""
     events = list(source) if isinstance(source, Sequence) and not isinstance(source, str) else None
     if events is None:
         events = load_events(source)  # type: ignore[arg-type]
     data = viewer_data(events, viewer)
     names: list[str] = data["names"]
+    notes = check_analysis(analysis, data) if analysis is not None else []
+    if analysis is not None:
+        data["analysis"] = notes
     first = next(e for e in events if isinstance(e, ev.GameStarted))
     heading = title or f"Cascadia · {', '.join(names)}"
     seed = [f"seed {data['seed']}"] if "seed" in data else []
@@ -224,6 +273,8 @@ def render_html(source: Source, *, title: str | None = None, viewer: Viewer = EV
         options=html.escape(("options: " + ", ".join(options)) if options else "standard rules"),
         last=len(data["snapshots"]) - 1,
         data=_json_for_html(data),
+        graph=score_graph(data, notes),
+        analysed="" if analysis is not None else " hidden",
         style=_STYLE,
         script=page_script(),
     )
@@ -282,6 +333,10 @@ tr.lead td{background:#fbe7a1}
 .key{display:inline-flex;align-items:center;gap:4px;margin:0 12px 6px 0;font-size:13px}
 .delta.neg{color:#b3261e}
 .hint{color:#666;font-size:12px}
+.graph svg{max-width:100%;height:auto}
+.note{margin:2px 0}.note b{padding:0 4px;border-radius:4px}
+.tag-inaccuracy b{background:#e6b800}.tag-mistake b{background:#ff7f0e}
+.tag-blunder b{background:#b00000;color:#fff}
 @media (max-width:860px){main{grid-template-columns:minmax(0,1fr)}.maincol{order:-1}}
 """
 
@@ -323,6 +378,10 @@ script-src 'unsafe-inline'; img-src data:">
 &#x25B6; marks the player to play next. Hover a hex for its details.</p></section>
 </div>
 <div class="maincol">
+<section class="panel" id="analysis-panel"{analysed}><h2>Analysis of this turn</h2><div id="analysis"></div>
+<p class="hint">Expected final points of the move played and of the analysing bot's move
+(cascadia analyse); tags by points lost: inaccuracy from 2, mistake from 5, blunder from 10.</p></section>
+<section class="panel graph"><h2>Score by turn</h2><div class="scroll">{graph}</div></section>
 <section class="scores"><h2>Running scores</h2><div class="scroll">
 <table><thead><tr id="score-head"></tr></thead><tbody id="score-rows"></tbody></table></div></section>
 <div class="boards" id="boards"></div>

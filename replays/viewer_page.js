@@ -119,6 +119,33 @@ function banner(s) {
   box.hidden = false;
 }
 
+// -- the score graph's cursor and the analysis of the turn (when the page has them) ----------
+const graph = document.querySelector("svg.score-graph");
+const NOTES = D.analysis || [];
+
+function moveCursor(turn) {
+  if (!graph) return;
+  const x0 = +graph.dataset.x0;
+  const x1 = +graph.dataset.x1;
+  const x = String(x0 + ((x1 - x0) * turn) / +graph.dataset.last);
+  const cursor = $("score-cursor");
+  cursor.setAttribute("x1", x);
+  cursor.setAttribute("x2", x);
+}
+
+function showNotes(s, i) {
+  const box = $("analysis");
+  if (!box) return;
+  const notes = i > 0 && s.complete ? NOTES.filter((n) => n.turn === s.turn) : [];
+  box.replaceChildren(...notes.map((n) => {
+    const p = text("p", "", `note${n.tag ? ` tag-${n.tag}` : ""}`);
+    p.append(text("b", n.tag || "good move"), ` ${who(n.seat)}: ${n.lost} points lost \u00b7 played ${n.played} `
+      + `(${n.played_points}) \u00b7 bot ${n.best} (${n.best_points})`);
+    return p;
+  }));
+  if (!notes.length) box.append(text("p", i === 0 ? "Setup: no move to judge." : "No analysis of this turn.", "hint"));
+}
+
 function show(index) {
   const i = Math.max(0, Math.min(S.length - 1, index | 0));
   if (i === current) return;
@@ -133,6 +160,8 @@ function show(index) {
   slider.value = String(i);
   label.textContent = describe(s, i);
   banner(s);
+  moveCursor(s.turn);
+  showNotes(s, i);
   const boards = s.boards.map(cells);
   const views = commonViews(boards.map((b) => boardView(b)));
   boardSections.forEach((section, p) => {
