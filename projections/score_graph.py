@@ -22,6 +22,7 @@ WIDTH = 640.0
 HEIGHT = 220.0
 LEFT, RIGHT, TOP, BOTTOM = 40.0, 120.0, 12.0, 28.0
 LINE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
+XMLNS = ' xmlns="http://www.w3.org/2000/svg"'
 CENTRED = 'font-size="10" text-anchor="middle"'
 TAG_COLOURS: Mapping[str, str] = {"inaccuracy": "#e6b800", "mistake": "#ff7f0e", "blunder": "#b00000"}
 
@@ -31,10 +32,13 @@ def score_graph_svg(
     totals: Sequence[Sequence[int | None]],
     names: Sequence[str],
     marks: Sequence[Mapping[str, Any]] = (),
+    *,
+    standalone: bool = True,
 ) -> str:
     """The graph of ``totals[i][seat]`` (the totals after ``turns[i]``) for each of
     ``names``; ``marks``: analysed moves, each with ``turn``, ``seat``, ``tag`` (or None:
-    not drawn) and ``lost``."""
+    not drawn) and ``lost``. ``standalone=False``: for inline use in HTML (no
+    namespace declaration)."""
     last = max(turns[-1], 1) if turns else 1
     seen = [t for row in totals for t in row if t is not None]
     top = max(10, -(-max(seen, default=0) // 10) * 10)
@@ -47,7 +51,7 @@ def score_graph_svg(
         return num(TOP + plot_h * (1 - total / top))
 
     parts = [
-        '<svg xmlns="http://www.w3.org/2000/svg" class="score-graph" '
+        f'<svg{XMLNS if standalone else ""} class="score-graph" '
         f'viewBox="0 0 {num(WIDTH)} {num(HEIGHT)}" width="{num(WIDTH)}" height="{num(HEIGHT)}" '
         'role="img" aria-label="running totals by turn" '
         f'data-x0="{num(LEFT)}" data-x1="{num(LEFT + plot_w)}" data-last="{last}">',

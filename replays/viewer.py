@@ -206,7 +206,11 @@ def score_graph(data: Mapping[str, Any], notes: Sequence[Mapping[str, Any]] = ()
     line graph (a total the viewer may not see breaks its line), the notes marked."""
     shown = [s for s in data["snapshots"] if s["complete"]]
     return score_graph_svg(
-        [s["turn"] for s in shown], [[row[TOTAL] for row in s["scores"]] for s in shown], data["names"], notes
+        [s["turn"] for s in shown],
+        [[row[TOTAL] for row in s["scores"]] for s in shown],
+        data["names"],
+        notes,
+        standalone=False,
     )
 
 

@@ -415,6 +415,33 @@ def test_viewer_fits_without_sideways_scrolling(browsers, viewer_file, width):
     assert not js_errors(driver)
 
 
+def test_viewer_shows_each_turns_analysis_and_moves_the_graph_cursor(browsers, tmp_path):
+    from cascadia.bots.analysis import analyse_log
+    from cascadia.replays.format import LogHeader, write_log
+    from cascadia.replays.scores import final_score_sheet
+
+    game = play_game(31, ["greedy", "random"], GameOptions())
+    events = game.collect_events()
+    log = tmp_path / "game.cascadia"
+    write_log(log, LogHeader.from_events(events), events, final_score_sheet(game.state))
+    rows = [row.to_dict() for row in analyse_log(log, budget=1)[1]]
+    tagged = next(row for row in rows if row["tag"])
+    page = tmp_path / "viewer.html"
+    page.write_text(render_html(log, analysis=rows), encoding="utf-8")
+    driver = browsers(PHONE)
+    driver.get(page.as_uri() + f"#turn={tagged['turn']}")
+    wait(driver, lambda d: d.find_element(By.ID, "analysis").text)
+    note = driver.find_element(By.ID, "analysis").text
+    assert note.startswith(tagged["tag"]) and f"{tagged['lost']:g} points lost" in note
+    cursor = driver.find_element(By.ID, "score-cursor")
+    at_tagged = float(cursor.get_attribute("x1"))
+    driver.find_element(By.ID, "first").click()
+    assert float(cursor.get_attribute("x1")) < at_tagged
+    assert "no move" in driver.find_element(By.ID, "analysis").text.lower()
+    assert no_sideways_scroll(driver)
+    assert not js_errors(driver)
+
+
 def seed_where(condition: Callable[[Any], bool]) -> int:
     """The first seed whose 2-player game (human first) meets ``condition`` at turn 1."""
     from cascadia.domain.game import Game
