@@ -72,8 +72,9 @@ def save(figure: Any, path: str | os.PathLike[str]) -> int:
 
 
 def _interval(rate: dict[str, Any]) -> tuple[float, float]:
-    """The distances from a rate down and up to its interval's ends."""
-    return rate["rate"] - rate["low"], rate["high"] - rate["rate"]
+    """The distances from a rate down and up to its interval's ends (never negative: at
+    0% or 100% the interval's end and the rate may differ by a rounding error)."""
+    return max(0.0, rate["rate"] - rate["low"]), max(0.0, rate["high"] - rate["rate"])
 
 
 def _rate_dots(

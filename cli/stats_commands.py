@@ -8,10 +8,12 @@ table when the games it pools were played by different bots.
 from __future__ import annotations
 
 from operator import itemgetter
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from cascadia.analytics.achievements import achievement_rates, milestone_games
+from cascadia.analytics.charts import chart_format, write_chart
 from cascadia.analytics.query import AnalyticsDB
 from cascadia.analytics.stats import (
     DEFAULT_BIN,
@@ -23,7 +25,7 @@ from cascadia.analytics.stats import (
     seat_names,
     seat_stats,
 )
-from cascadia.cli.common import HomeOption, JsonOption, console
+from cascadia.cli.common import HomeOption, JsonOption, console, err_console
 from cascadia.cli.data_home import require_data
 from cascadia.cli.documents import document, section
 from cascadia.cli.tables import Column, Format, FormatOption, Sheet, print_sheets, rate_text, say
@@ -41,6 +43,14 @@ HISTOGRAM_WIDTH = 50
 WideOption = Annotated[bool, typer.Option("--wide", help="Show every column in tables (wider than 80).")]
 ExplainOption = Annotated[
     bool, typer.Option("--explain", help="Print how this statistic is defined (STATS.md) and exit.")
+]
+ChartOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--chart",
+        help="Also draw it as a chart: OUT.svg or OUT.png (needs pip install 'cascadia[charts]').",
+        show_default=False,
+    ),
 ]
 NO_GAMES = "no games match (run `cascadia ingest` first, or widen --where)"
 MORE = "definitions: --explain, or STATS.md installed with the package (`cascadia stats --explain`)"
@@ -70,6 +80,19 @@ def _mixed_note(names: list[str]) -> list[str]:
         "select the games of one bot with --where, e.g. "
         "--where \"list_unique(names) = 1 AND names[1] = 'greedy'\""
     ]
+
+
+def _check_chart(path: Path | None) -> None:
+    """Refuse a chart file name of another format before any work is done."""
+    if path is not None:
+        chart_format(path)
+
+
+def _chart(name: str, data: Any, path: Path | None) -> None:
+    """Draw the chart of ``stats name`` when asked; one line on stderr says where."""
+    if path is not None:
+        size = write_chart(name, data, path)
+        err_console.print(f"chart of stats {name}: {path} ({size} bytes)", markup=False)
 
 
 def _output(
@@ -168,6 +191,7 @@ def stats_cards(
             show_default=False,
         ),
     ] = None,
+    chart: ChartOption = None,
     fmt: FormatOption = None,
     wide: WideOption = False,
     explain: ExplainOption = False,
@@ -186,6 +210,7 @@ def stats_cards(
     if explain:
         _explain("cards")
         return
+    _check_chart(chart)
     with _open(home) as db:
         data = card_stats(db, where)
         names = seat_names(db, where)
@@ -195,6 +220,7 @@ def stats_cards(
     by_bot = [{"card": row["card"], **entry} for row in main.rows for entry in row["by_bot"]]
     bots = Sheet("Win rate by bot when the card is in play", CARD_BOT_COLUMNS, by_bot)
     _output([main, bots], data, fmt, json_output, wide, empty=not data)
+    _chart("cards", data, chart)
 
 
 SEAT_COLUMNS = [
@@ -224,6 +250,7 @@ SEAT_COLUMNS = [
 @stats_app.command("seats")
 def stats_seats(
     where: WhereOption = None,
+    chart: ChartOption = None,
     fmt: FormatOption = None,
     wide: WideOption = False,
     explain: ExplainOption = False,
@@ -234,11 +261,13 @@ def stats_seats(
     if explain:
         _explain("seats")
         return
+    _check_chart(chart)
     with _open(home) as db:
         data = seat_stats(db, where)
         names = seat_names(db, where)
     sheet = Sheet("Turn position (0 = first player)", SEAT_COLUMNS, data, _mixed_note(names))
     _output([sheet], data, fmt, json_output, wide, empty=not data)
+    _chart("seats", data, chart)
 
 
 BOT_COLUMNS = [
@@ -256,6 +285,7 @@ BOT_COLUMNS = [
 @stats_app.command("bots")
 def stats_bots(
     where: WhereOption = None,
+    chart: ChartOption = None,
     fmt: FormatOption = None,
     wide: WideOption = False,
     explain: ExplainOption = False,
@@ -266,9 +296,11 @@ def stats_bots(
     if explain:
         _explain("bots")
         return
+    _check_chart(chart)
     with _open(home) as db:
         data = bot_stats(db, where)
     _output([Sheet("Bots", BOT_COLUMNS, data)], data, fmt, json_output, wide, empty=not data)
+    _chart("bots", data, chart)
 
 
 NATURE_COLUMNS = [
@@ -443,6 +475,7 @@ def stats_scores(
     bin_width: Annotated[
         int, typer.Option("--bin", min=1, help="Histogram bin width in points.")
     ] = DEFAULT_BIN,
+    chart: ChartOption = None,
     fmt: FormatOption = None,
     wide: WideOption = False,
     explain: ExplainOption = False,
@@ -453,9 +486,11 @@ def stats_scores(
     if explain:
         _explain("scores")
         return
+    _check_chart(chart)
     with _open(home) as db:
         data = score_stats(db, where, bin_width)
         names = seat_names(db, where)
+    _chart("scores", data, chart)
     if json_output or fmt not in (None, Format.table):
         _output(_score_sheets(data, names), data, fmt, json_output, wide, empty=not data["histogram"])
         return

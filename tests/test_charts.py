@@ -5,6 +5,7 @@ one-line errors for a bad file name or a missing matplotlib."""
 from __future__ import annotations
 
 import builtins
+import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -82,3 +83,26 @@ def test_without_matplotlib_the_error_names_the_extra(db, tmp_path, monkeypatch)
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     with pytest.raises(ChartsUnavailableError, match=r"pip install 'cascadia\[charts\]'"):
         write_chart("seats", seat_stats(db), tmp_path / "chart.svg")
+
+
+def test_stats_chart_flag_draws_one_mark_per_row_of_the_table(cli, tmp_path):
+    simulated = cli("simulate", "-n", "6", "-p", "2", "--seed", "0", "--bot", "greedy,random", "--ingest")
+    assert simulated[0] in (0, None)
+    for name in ("seats", "bots", "cards"):
+        out = tmp_path / "charts" / f"{name}.svg"
+        out.parent.mkdir(exist_ok=True)
+        code, stdout, err = cli("stats", name, "--json", "--chart", str(out))
+        assert code in (0, None), err
+        rows = [json.loads(line) for line in stdout.splitlines()]
+        if name == "cards":
+            rows = [r for r in rows if r["top_scorer"]["n"]]
+        assert _marks(out) == [f"row-{i}" for i in range(len(rows))], name
+        assert err == f"chart of stats {name}: {out} ({out.stat().st_size} bytes)\n"
+    code, stdout, err = cli("stats", "scores", "--chart", str(tmp_path / "scores.png"))
+    assert code in (0, None) and (tmp_path / "scores.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_stats_chart_of_another_format_is_refused_first(cli, tmp_path):
+    target = tmp_path / "seats.pdf"
+    code, out, err = cli("stats", "seats", "--chart", str(target))
+    assert (code, out) == (1, "") and err == f"error: chart {target}: give a .svg or .png file name\n"
