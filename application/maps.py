@@ -9,7 +9,7 @@ caller.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from uuid import UUID, uuid4
 
@@ -34,15 +34,24 @@ class MapNotFoundError(CascadiaError, LookupError):
     """No map with that name or id is stored."""
 
 
+class StaleMapError(GameConflictError):
+    """The map is no longer at the version the caller expected: nothing was saved."""
+
+
 @dataclass(frozen=True)
 class MapSummary:
     map_id: UUID
     name: str
 
 
-def create_map(store: GameStore, name: str, map_id: UUID | None = None) -> AchievementMap:
-    """A new, empty map (names need not be unique; ids are)."""
+def create_map(
+    store: GameStore, name: str, map_id: UUID | None = None, players: Sequence[str] = ()
+) -> AchievementMap:
+    """A new map, empty or with ``players`` on its first paths, saved in one write (a
+    refused player name saves nothing). Names need not be unique; ids are."""
     achievement_map = AchievementMap.create(map_id or uuid4(), name)
+    for player in players:
+        achievement_map.join(player)
     store.save_events(achievement_map.collect_events())
     return achievement_map
 
@@ -126,12 +135,23 @@ def join_map(store: GameStore, map_id: UUID, players: list[str]) -> AchievementM
 
 
 def mark_achievement(
-    store: GameStore, map_id: UUID, player: str, game_id: UUID, achievement: str
+    store: GameStore,
+    map_id: UUID,
+    player: str,
+    game_id: UUID,
+    achievement: str,
+    expected_version: int | None = None,
 ) -> AchievementMap:
     """``player`` marks ``achievement`` for the stored game ``game_id`` (RULES.md 8.1);
-    a refusal is the map's typed :class:`~cascadia.domain.achievement_map.MarkError`."""
+    a refusal is the map's typed :class:`~cascadia.domain.achievement_map.MarkError`.
+    With ``expected_version``, a map that has moved on is :class:`StaleMapError`."""
     facts = stored_game_facts(store, game_id)
-    return _change(store, map_id, lambda achievement_map: achievement_map.mark(player, facts, achievement))
+    return _change(
+        store,
+        map_id,
+        lambda achievement_map: achievement_map.mark(player, facts, achievement),
+        expected_version,
+    )
 
 
 def record_game(store: GameStore, map_id: UUID, game_id: UUID) -> AchievementMap:
@@ -140,16 +160,28 @@ def record_game(store: GameStore, map_id: UUID, game_id: UUID) -> AchievementMap
     return _change(store, map_id, lambda achievement_map: achievement_map.record_game(facts))
 
 
-def _change(store: GameStore, map_id: UUID, change: Callable[[AchievementMap], None]) -> AchievementMap:
-    """Load, change, save; on a version conflict reload and change again."""
+def _change(
+    store: GameStore,
+    map_id: UUID,
+    change: Callable[[AchievementMap], None],
+    expected_version: int | None = None,
+) -> AchievementMap:
+    """Load, change, save; on a version conflict reload and change again (unless the
+    caller expected a version: then the conflict is theirs, :class:`StaleMapError`)."""
     for _ in range(DEFAULT_ATTEMPTS):
         achievement_map = load_map(store, map_id)
+        if expected_version is not None and achievement_map.version != expected_version:
+            raise StaleMapError(
+                f"map {map_id} is at version {achievement_map.version}, not {expected_version}"
+            )
         change(achievement_map)
         events = achievement_map.collect_events()
         try:
             if events:
                 store.save_events(events)
         except GameConflictError:
+            if expected_version is not None:
+                raise StaleMapError(f"map {map_id} changed meanwhile; nothing was saved") from None
             continue
         return achievement_map
     raise GameConflictError(

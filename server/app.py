@@ -19,12 +19,14 @@ from typing import Annotated, Any
 from uuid import UUID
 
 from cascadia.bots.registry import BOTS
+from cascadia.domain.achievement_map import MAX_MAP_PLAYERS, STANDARD_MODE
 from cascadia.domain.components import TILES
 from cascadia.domain.game import MAX_PLAYERS
 from cascadia.domain.options import RESTRICTIONS, GameOptions
 from cascadia.server import problems
 from cascadia.server.games import GameService, SeatSpec, not_found
 from cascadia.server.hub import FALLBACK_SECONDS, Hub, wait_for
+from cascadia.server.maps import MapService, parse_map_id
 from cascadia.server.problems import Problem
 from cascadia.server.store import ServerStore
 from cascadia.server.tokens import TICKET_SECONDS, new_ticket, seat_of_ticket, seat_of_token
@@ -73,12 +75,27 @@ class OptionsIn(BaseModel):
     elk_rings: StrictStr = Field("arc", max_length=20)
     majority_bonus: StrictBool = True
     rules: list[StrictStr] = Field(default_factory=list, max_length=len(RESTRICTIONS))
+    achievement_mode: StrictStr | None = Field(None, max_length=40)
 
 
 class CreateGameIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seats: list[SeatIn] = Field(min_length=1, max_length=MAX_PLAYERS)
     options: OptionsIn = Field(default_factory=OptionsIn)
+    map_id: StrictStr | None = Field(None, max_length=40)
+
+
+class CreateMapIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: StrictStr = Field(min_length=1, max_length=60)
+    players: list[StrictStr] = Field(default_factory=list, max_length=MAX_MAP_PLAYERS)
+
+
+class MarkIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    achievement: StrictStr = Field(min_length=1, max_length=40)
+    seat: StrictInt | None = Field(None, ge=0)
+    expected_version: StrictInt | None = Field(None, ge=0)
 
 
 class CommandIn(BaseModel):
@@ -191,6 +208,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     config = config or ServerConfig()
     store = ServerStore(config.home, config.env)
     service = GameService(store)
+    maps = MapService(service)
     hub = Hub(store, config.poll_interval)
 
     @contextlib.asynccontextmanager
@@ -211,6 +229,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.service = service
+    app.state.maps = maps
     app.state.hub = hub
     problems.install(app)
 
@@ -231,10 +250,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return seat
 
     def move_bots(game_id: UUID) -> None:
-        """Let the bots move (after the answer is sent); wake this process's streams."""
+        """Let the bots move (after the answer is sent); wake this process's streams;
+        once the game is over, settle it on its map (recorded, the bots' marks)."""
         version = service.run_bots(game_id)
         if version is not None:
             hub.poke(game_id, version)
+        maps.settle(game_id)
 
     @app.get("/api/health")
     def health() -> JSONResponse:
@@ -258,7 +279,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.post("/api/games", status_code=201)
     def create_game(body: CreateGameIn, background: BackgroundTasks) -> JSONResponse:
         options = body.options.model_dump()
-        created = service.create([SeatSpec(name=s.name, bot=s.bot) for s in body.seats], options)
+        map_id = None if body.map_id is None else parse_map_id(body.map_id)
+        if map_id is not None and options["achievement_mode"] is None:
+            options["achievement_mode"] = STANDARD_MODE
+        check = None if map_id is None else lambda names, opts: maps.check_game(map_id, names, opts)
+        created = service.create(
+            [SeatSpec(name=s.name, bot=s.bot) for s in body.seats], options, check, map_id
+        )
         gid = created.game_id
         background.add_task(move_bots, gid)
         return answer(
@@ -279,6 +306,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                     for seat, (name, token) in enumerate(zip(created.names, created.tokens, strict=True))
                 ],
                 "spectate_link": f"/spectate.html?game={gid}",
+                "map_id": body.map_id and str(map_id),
+                "achievement_mode": options["achievement_mode"],
             },
             status=201,
         )
@@ -382,6 +411,42 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         gid = parse_game_id(game_id)
         seat_of(gid, authorization)
         return answer(service.fairness(gid))
+
+    # -- achievement maps (RULES.md 8.1) --------------------------------------------------
+
+    @app.get("/api/maps")
+    def read_maps() -> JSONResponse:
+        return answer({"maps": maps.maps()})
+
+    @app.post("/api/maps", status_code=201)
+    def create_map(body: CreateMapIn) -> JSONResponse:
+        return answer(maps.create(body.name, body.players), status=201)
+
+    @app.get("/api/maps/{map_id}")
+    def read_map(map_id: str) -> JSONResponse:
+        return answer(maps.progress(parse_map_id(map_id)))
+
+    @app.get("/api/maps/{map_id}/svg")
+    def map_picture(map_id: str) -> Response:
+        return Response(
+            maps.svg(parse_map_id(map_id)), media_type="image/svg+xml", headers={"Cache-Control": "no-store"}
+        )
+
+    @app.get("/api/games/{game_id}/seats/{seat}/markable")
+    def markable(game_id: str, seat: int, authorization: Authorization = None) -> JSONResponse:
+        gid = parse_game_id(game_id)
+        mine = required_seat(gid, authorization)
+        if mine != seat:
+            raise Problem(403, "not-your-seat", "Not your seat", "this token is another seat's")
+        return answer(maps.markable(gid, mine))
+
+    @app.post("/api/games/{game_id}/marks")
+    def mark(game_id: str, body: MarkIn, authorization: Authorization = None) -> JSONResponse:
+        gid = parse_game_id(game_id)
+        mine = required_seat(gid, authorization)
+        if body.seat is not None and body.seat != mine:
+            raise Problem(403, "not-your-seat", "Not your seat", "this token is another seat's")
+        return answer(maps.mark(gid, mine, body.achievement, body.expected_version))
 
     @app.api_route(
         "/api/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False

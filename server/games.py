@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID, uuid4
@@ -113,9 +114,19 @@ class GameService:
 
     # -- creating -----------------------------------------------------------------------
 
-    def create(self, seats: list[SeatSpec], options: dict[str, Any]) -> CreatedGame:
+    def create(
+        self,
+        seats: list[SeatSpec],
+        options: dict[str, Any],
+        check: Callable[[list[str], GameOptions], None] | None = None,
+        map_id: UUID | None = None,
+    ) -> CreatedGame:
+        """A new game; ``check`` may refuse its seat names and options (a Problem) before
+        anything is stored; ``map_id``: the achievement map it is played for."""
         names, kinds = seat_names(seats)
         game_options_ = game_options(options)
+        if check is not None:
+            check(names, game_options_)
         seed = secrets.randbits(64)
         salt = secrets.token_bytes(SALT_BYTES)
         game_id = uuid4()
@@ -132,6 +143,7 @@ class GameService:
             token_hashes=[None if t is None else token_digest(t) for t in tokens],
             commitment=seed_commitment(seed, salt),
             salt=salt.hex(),
+            map_id=map_id,
         )
         events = game.collect_events()
         self.store.create(events, record)
@@ -183,6 +195,8 @@ class GameService:
             "turn": state.turn,
             "current_player": state.current,
             "finished": state.finished,
+            "map_id": None if record.map_id is None else str(record.map_id),
+            "achievement_mode": state.options.achievement_mode,
             "seats": [
                 {"seat": seat, "name": name, "kind": "human" if kind == HUMAN else "bot"}
                 for seat, (name, kind) in enumerate(zip(state.names, record.kinds, strict=True))

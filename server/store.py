@@ -4,10 +4,11 @@ A server game is two aggregates in the same store, written in one transaction at
 creation: the game's own events (exactly what the command line stores and exports), and
 a :class:`ServerGameOpened` record under an id derived from the game's, holding what the
 server needs and must never serve before the end: the seats' kinds, the SHA-256 of each
-human seat's token, the seed commitment and its salt. Keeping the record out of the
-game's stream keeps the game's log, audit and analytics unchanged; keeping it in the
-store means every server process on the same database sees it, and the store's
-optimistic concurrency (one event per position) decides races between processes.
+human seat's token, the seed commitment and its salt, the achievement map the game is
+played for (if any). Keeping the record out of the game's stream keeps the game's log,
+audit and analytics unchanged; keeping it in the store means every server process on the
+same database sees it, and the store's optimistic concurrency (one event per position)
+decides races between processes.
 """
 
 from __future__ import annotations
@@ -53,6 +54,8 @@ class ServerGameOpened:
     commitment: str
     salt: str
     """Hex; served only once the game has ended."""
+    map_id: UUID | None = None
+    """The achievement map the game is played for (RULES.md 8.1), if any."""
 
 
 class ServerStore:

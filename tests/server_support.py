@@ -207,3 +207,82 @@ class LiveServer:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+# -- games played to the end for an achievement map ---------------------------------------
+
+
+class GreedyHand:
+    """Plays a human seat as the greedy bot would (a test's strong, reproducible player):
+    one bot per turn, asked for each command of the turn in order."""
+
+    def __init__(self) -> None:
+        self._bots: dict[tuple[int, int], Any] = {}
+
+    def command(self, game: Any) -> dict[str, Any]:
+        """The next command of the active seat of ``game`` (a full game, not a view)."""
+        from cascadia.bots.registry import bot_factory, bot_seed
+
+        key = (game.state.current, game.state.turn)
+        if key not in self._bots:
+            make = bot_factory("greedy")
+            assert make is not None
+            self._bots[key] = make(bot_seed(game.state), game.state.current)
+        return self._bots[key].choose(game).to_dict()
+
+
+def first_command(game: Any) -> Any:
+    """The first legal command that spends no nature token (as :func:`next_command`)."""
+    return next(c for c in game.legal_commands() if not c.to_dict()["type"].startswith("nature_"))
+
+
+def simulated_winners(
+    seed: int, names: list[str], options: dict[str, Any], strong: set[int]
+) -> tuple[str, ...]:
+    """The winners of the game the server plays with ``seed`` when the human seats of
+    ``strong`` play as :class:`GreedyHand`, the other humans the first legal command
+    (:func:`next_command`) and the bot seats themselves: the same game, played locally."""
+    from cascadia.bots.registry import bot_for_turn, is_bot_name
+    from cascadia.domain.commands import from_dict
+    from cascadia.domain.game import Game
+    from cascadia.domain.options import GameOptions
+    from cascadia.projections.achievement_progress import game_facts
+
+    game = Game.start(seed, names, GameOptions.from_dict(options))
+    hand = GreedyHand()
+    while not game.finished:
+        seat = game.state.current
+        if is_bot_name(names[seat]):
+            bot_for_turn(game.state).play_turn(game)
+        elif seat in strong:
+            game.execute(from_dict(hand.command(game)))
+        else:
+            game.execute(first_command(game))
+    return game_facts(game.state).winners
+
+
+def play_to_end(client: Any, game_id: str, seat_tokens: list[str | None], strong: set[int]) -> None:
+    """Play the human seats through the API until the game is over (see
+    :func:`simulated_winners`); the bots move on their own."""
+    from uuid import UUID
+
+    from cascadia.domain.game import Game
+
+    store = client.app.state.service.store
+    gid = UUID(game_id)
+    game = store.game(gid)  # one copy, kept up to date: a bot's plan reads the game it began on
+    hand = GreedyHand()
+    while True:
+        Game.project(game, store.events(gid, after=game.version))
+        if game.finished:
+            return
+        seat = game.state.current
+        token = seat_tokens[seat]
+        assert token is not None, "a bot's turn: the bots move after each command"
+        command = hand.command(game) if seat in strong else first_command(game).to_dict()
+        answer = client.post(
+            f"/api/games/{game_id}/commands",
+            headers=bearer(token),
+            json={"command": command, "expected_version": game.version},
+        )
+        assert answer.status_code == 200, answer.text
