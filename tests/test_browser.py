@@ -56,8 +56,8 @@ pytestmark = pytest.mark.skipif(_missing is not None, reason=_missing or "")
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[str]:
-    """The game server (API and client) on a free port; its base URL."""
+def live_server(tmp_path_factory) -> Iterator[tuple[str, Any]]:
+    """The game server (API and client) on a free port: its base URL and its application."""
     import uvicorn
     from cascadia.server.app import ServerConfig, create_app
 
@@ -73,10 +73,16 @@ def server(tmp_path_factory) -> Iterator[str]:
     while not runner.started:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
+    yield f"http://127.0.0.1:{port}", app
     runner.should_exit = True
     thread.join(10)
     sock.close()
+
+
+@pytest.fixture(scope="module")
+def server(live_server) -> str:
+    """The live server's base URL."""
+    return live_server[0]
 
 
 @pytest.fixture(scope="module")
@@ -515,3 +521,61 @@ def test_the_three_alike_wipe_and_a_nature_token_wipe_by_clicking(server, browse
     assert "you spent a nature token (wipe)" in driver.find_element(By.ID, "events").text
     assert "0 nature tokens" in driver.find_element(By.ID, "my-info").text
     assert not js_errors(driver)
+
+
+# -- an achievement map: the winner marks on the end screen; the map page follows ----------
+
+
+def test_a_winner_marks_the_map_on_the_end_screen_and_the_map_page_shows_it_live(
+    live_server, browsers, monkeypatch
+):
+    import httpx
+    from cascadia.server import games
+    from server_support import play_to_end, simulated_winners
+
+    server, app = live_server
+    mode = "must_match"
+    the_map = api(server, "/api/maps", {"name": "summer", "players": ["you", "greedy"]})
+    seed = next(  # a game the human (played greedily through the API) wins against greedy
+        s for s in range(100)
+        if simulated_winners(s, ["you", "greedy"], {mode: True, "achievement_mode": mode}, {0}) == ("you",)
+    )
+    monkeypatch.setattr(games.secrets, "randbits", lambda bits: seed)
+    created = api(server, "/api/games", {
+        "seats": [{"name": "you"}, {"bot": "greedy"}], "map_id": the_map["map_id"],
+        "options": {"rules": [mode], "achievement_mode": mode},
+    })
+    monkeypatch.undo()
+
+    # the map page, on a phone, before the game: empty paths
+    watcher = browsers(PHONE, 844)
+    watcher.get(f"{server}/map.html?map={the_map['map_id']}")
+    wait(watcher, lambda d: d.find_elements(By.CSS_SELECTOR, "#map-svg svg"))
+    first = int(watcher.execute_script("return document.body.dataset.version"))
+    filled = watcher.find_element(By.CSS_SELECTOR, 'tr[data-player="you"] td.filled').text
+    assert filled.startswith("0 / ")
+
+    seat_tokens = [s["token"] for s in created["seats"]]
+    with httpx.Client(base_url=server, timeout=10) as client:
+        play_to_end(client, app.state.service.store, created["game_id"], seat_tokens, {0})
+
+    # the end screen: the winner's mark as a button; after marking, the cell filled
+    player = browsers()
+    player.get(server + created["seats"][0]["join_link"])
+    button = wait(player, lambda d: clickable(d, "#marks button.mark"))[0]
+    assert button.get_attribute("data-achievement") == mode
+    assert len(clickable(player, "#marks button.mark")) == 1
+    button.click()
+    marked = wait(player, lambda d: d.find_elements(By.ID, "marked"))[0]
+    assert "cell 1" in marked.text
+    assert player.find_elements(By.CSS_SELECTOR, "#marks-map svg")
+    assert not js_errors(player)
+
+    # the map page, never reloaded, shows the mark within a few polls
+    wait(watcher, lambda d: int(d.execute_script("return document.body.dataset.version")) > first)
+    you = 'tr[data-player="you"] td.filled'
+    wait(watcher, lambda d: d.find_element(By.CSS_SELECTOR, you).text.startswith("1 / "))
+    assert "won a must match game" in watcher.find_element(By.ID, "map-svg").get_attribute("innerHTML")
+    assert no_sideways_scroll(watcher)
+    screenshot(watcher, "map-phone.png", PHONE)
+    assert not js_errors(watcher)

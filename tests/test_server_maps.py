@@ -131,7 +131,7 @@ def test_the_winner_marks_by_token_and_every_other_caller_is_refused(api, played
     assert refused.headers["content-type"].startswith("application/problem+json")
     assert refused.json()["error"] == "GameNotFinishedError"
 
-    play_to_end(api, game_id, seat_tokens, strong={0})
+    play_to_end(api, api.app.state.service.store, game_id, seat_tokens, strong={0})
     mine = markable(api, game_id, 0, ann).json()
     assert (mine["player"], mine["winner"], mine["on_map"]) == ("ann", True, True)
     assert [m["achievement"] for m in mine["markable"]] == [MODE]
@@ -167,7 +167,7 @@ def test_the_winner_marks_by_token_and_every_other_caller_is_refused(api, played
 def test_a_finished_game_is_recorded_on_its_map_once(api, played):
     game_id, seat_tokens = played["game_id"], tokens(played["created"])
     assert api.get(f"/api/maps/{played['map_id']}").json()["games"] == 0
-    play_to_end(api, game_id, seat_tokens, strong={0})
+    play_to_end(api, api.app.state.service.store, game_id, seat_tokens, strong={0})
     for _ in range(3):  # every later request settles the game again: nothing more is recorded
         markable(api, game_id, 0, seat_tokens[0])
         api.app.state.maps.settle(UUID(game_id))  # type: ignore[attr-defined]
@@ -180,7 +180,7 @@ def test_a_bot_winner_marks_by_its_rule_and_a_game_without_a_map_has_no_marks(ap
     the_map = new_map(api, ["ann", "greedy"])
     seed = seed_won_by(["ann", "greedy"], set(), ("greedy",))
     created = game_for_map(api, monkeypatch, the_map["map_id"], [{"name": "ann"}, {"bot": "greedy"}], seed)
-    play_to_end(api, created["game_id"], tokens(created), strong=set())
+    play_to_end(api, api.app.state.service.store, created["game_id"], tokens(created), strong=set())
     progress = api.get(f"/api/maps/{the_map['map_id']}").json()
     greedy = progress["players"][1]
     assert [(c["achievement"], c["game_id"]) for c in greedy["cells"]] == [(MODE, created["game_id"])]

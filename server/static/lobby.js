@@ -1,5 +1,6 @@
-// The lobby: create a game (seats: humans or bots by name; options), the seats' join
-// links, joining by a pasted link, the games of the server to watch.
+// The lobby: create a game (seats: humans or bots by name; options; the achievement map
+// and mode it is played for), the seats' join links, joining by a pasted link, the games
+// of the server to watch, the achievement maps (their pages, a new one).
 import { api } from "./api.js";
 import { $, h, showError } from "./game.js";
 
@@ -47,6 +48,13 @@ async function create(event) {
       rules: [...$("restrictions").querySelectorAll("input:checked")].map((i) => i.value),
     },
   };
+  if ($("map").value) {
+    // RULES.md 8.1: the mode is named before the game; a restriction game has that one rule
+    const mode = $("mode").value;
+    body.map_id = $("map").value;
+    body.options.achievement_mode = mode;
+    if (mode !== "standard") body.options.rules = [mode];
+  }
   try {
     $("create-game").disabled = true;
     const created = await api("/api/games", { method: "POST", body });
@@ -91,6 +99,40 @@ async function refresh() {
   }
 }
 
+async function refreshMaps() {
+  try {
+    const { maps } = await api("/api/maps");
+    const chosen = $("map").value;
+    $("map").replaceChildren(h("option", { value: "", text: "no map" }),
+      ...maps.map((m) => h("option", { value: m.map_id, text: m.name })));
+    $("map").value = maps.some((m) => m.map_id === chosen) ? chosen : "";
+    $("mode-label").hidden = !$("map").value;
+    $("maps").replaceChildren(...(maps.length
+      ? maps.map((m) => h("li", {}, [h("a", { href: m.link, "data-map": m.map_id, text: m.name })]))
+      : [h("li", { class: "hint", text: "No maps yet." })]));
+  } catch (err) {
+    showError(err);
+  }
+}
+
+async function createMap(event) {
+  event.preventDefault();
+  const players = $("map-players").value.split(",").map((p) => p.trim()).filter(Boolean);
+  try {
+    $("create-map").disabled = true;
+    const made = await api("/api/maps", { method: "POST", body: { name: $("map-name").value.trim(), players } });
+    $("error").hidden = true;
+    $("new-map").reset();
+    await refreshMaps();
+    $("map").value = made.map_id;
+    $("mode-label").hidden = false;
+  } catch (err) {
+    showError(err);
+  } finally {
+    $("create-map").disabled = false;
+  }
+}
+
 async function start() {
   try {
     options = await api("/api/options");
@@ -103,6 +145,10 @@ async function start() {
   $("add-seat").addEventListener("click", () => { $("seats").append(seatRow()); update(); });
   $("restrictions").replaceChildren(...options.restrictions.map((r) => h("label", {}, [h("input", { type: "checkbox", value: r }), r.replaceAll("_", " ")])));
   $("create").addEventListener("submit", create);
+  $("mode").append(...options.restrictions.map((r) => h("option", { value: r, text: r.replaceAll("_", " ") })));
+  $("map").addEventListener("change", () => { $("mode-label").hidden = !$("map").value; });
+  $("new-map").addEventListener("submit", createMap);
+  refreshMaps();
   $("join").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("join-link").value.trim();

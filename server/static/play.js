@@ -8,6 +8,7 @@
 import { ApiError, api, seatToken, serverOptions } from "./api.js";
 import { boardView, drawBoard, drawMarket, matchingEdges, speciesChip, tileSvg } from "./draw.js";
 import { $, GameFeed, drawEnd, drawShared, h, known, pageParams, showError } from "./game.js";
+import { drawMarks } from "./marks.js";
 
 const { game: gameId, seat } = pageParams();
 let catalogue = [];
@@ -226,7 +227,10 @@ async function start() {
       render();
       if (view.finished && !endShown) {
         endShown = true;
-        drawEnd($("end"), view, token).catch(showError);
+        const ended = view;
+        drawEnd($("end"), ended, token)
+          .then(() => (ended.map_id ? drawMarks($("end"), ended, token, seat) : null))
+          .catch(showError);
       }
     }, showError);
     await feed.load();
