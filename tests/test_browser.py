@@ -531,37 +531,53 @@ def test_a_winner_marks_the_map_on_the_end_screen_and_the_map_page_shows_it_live
 ):
     import httpx
     from cascadia.server import games
+    from selenium.webdriver.support.select import Select
     from server_support import play_to_end, simulated_winners
 
     server, app = live_server
     mode = "must_match"
-    the_map = api(server, "/api/maps", {"name": "summer", "players": ["you", "greedy"]})
     seed = next(  # a game the human (played greedily through the API) wins against greedy
         s for s in range(100)
         if simulated_winners(s, ["you", "greedy"], {mode: True, "achievement_mode": mode}, {0}) == ("you",)
     )
+
+    # the lobby, on a phone: a new map, then a game for it in a restriction's mode
+    lobby = browsers(PHONE, 844)
+    lobby.get(server + "/")
+    wait(lobby, lambda d: d.find_elements(By.CSS_SELECTOR, "#seats .seat-row"))
+    lobby.find_element(By.ID, "map-name").send_keys("summer")
+    lobby.find_element(By.ID, "map-players").send_keys("you, greedy")
+    lobby.find_element(By.ID, "create-map").click()
+    link = wait(lobby, lambda d: d.find_elements(By.CSS_SELECTOR, "#maps a[data-map]"))[0]
+    map_id = link.get_attribute("data-map")
+    assert link.get_attribute("href").endswith(f"/map.html?map={map_id}")
+    assert Select(lobby.find_element(By.ID, "map")).first_selected_option.get_attribute("value") == map_id
+    Select(lobby.find_element(By.ID, "mode")).select_by_value(mode)
+    assert no_sideways_scroll(lobby)
     monkeypatch.setattr(games.secrets, "randbits", lambda bits: seed)
-    created = api(server, "/api/games", {
-        "seats": [{"name": "you"}, {"bot": "greedy"}], "map_id": the_map["map_id"],
-        "options": {"rules": [mode], "achievement_mode": mode},
-    })
+    lobby.find_element(By.ID, "create-game").click()
+    join = wait(lobby, lambda d: clickable(d, "#links a.join"))[0].get_attribute("href")
     monkeypatch.undo()
+    assert not js_errors(lobby)
+    game_id = join.split("game=")[1].split("&")[0]
+    created = api(server, f"/api/games/{game_id}")
+    assert (created["map_id"], created["achievement_mode"]) == (map_id, mode)
 
     # the map page, on a phone, before the game: empty paths
     watcher = browsers(PHONE, 844)
-    watcher.get(f"{server}/map.html?map={the_map['map_id']}")
+    watcher.get(f"{server}/map.html?map={map_id}")
     wait(watcher, lambda d: d.find_elements(By.CSS_SELECTOR, "#map-svg svg"))
     first = int(watcher.execute_script("return document.body.dataset.version"))
     filled = watcher.find_element(By.CSS_SELECTOR, 'tr[data-player="you"] td.filled').text
     assert filled.startswith("0 / ")
 
-    seat_tokens = [s["token"] for s in created["seats"]]
+    seat_tokens = [join.split("#token=")[1], None]
     with httpx.Client(base_url=server, timeout=10) as client:
-        play_to_end(client, app.state.service.store, created["game_id"], seat_tokens, {0})
+        play_to_end(client, app.state.service.store, game_id, seat_tokens, {0})
 
     # the end screen: the winner's mark as a button; after marking, the cell filled
     player = browsers()
-    player.get(server + created["seats"][0]["join_link"])
+    player.get(join)
     button = wait(player, lambda d: clickable(d, "#marks button.mark"))[0]
     assert button.get_attribute("data-achievement") == mode
     assert len(clickable(player, "#marks button.mark")) == 1
