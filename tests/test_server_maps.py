@@ -43,12 +43,18 @@ def seed_won_by(names: list[str], strong: set[int], winners: tuple[str, ...]) ->
 
 
 def game_for_map(
-    api: TestClient, monkeypatch, map_id: str, seats: list[dict[str, str]], seed: int
+    api: TestClient,
+    monkeypatch,
+    map_id: str,
+    seats: list[dict[str, str]],
+    seed: int,
+    options: dict[str, Any] = OPTIONS,
 ) -> dict[str, Any]:
+    """A game for the map, created with ``seed`` (the server's seed draw patched)."""
     from cascadia.server import games
 
     monkeypatch.setattr(games.secrets, "randbits", lambda bits: seed)
-    answer = api.post("/api/games", json={"seats": seats, "options": OPTIONS, "map_id": map_id})
+    answer = api.post("/api/games", json={"seats": seats, "options": options, "map_id": map_id})
     monkeypatch.undo()
     assert answer.status_code == 201, answer.text
     return answer.json()
@@ -143,7 +149,7 @@ def test_the_winner_marks_by_token_and_every_other_caller_is_refused(api, played
     assert mark(api, game_id, bob, {"achievement": MODE}).json()["type"].endswith("not-a-winner")
     assert mark(api, game_id, bob, {"achievement": MODE, "seat": 0}).status_code == 403
     assert mark(api, game_id, None, {"achievement": MODE}).status_code == 401
-    wrong_mode = mark(api, game_id, ann, {"achievement": "no_bears"})
+    wrong_mode = mark(api, game_id, ann, {"achievement": "no_bear"})
     assert (wrong_mode.status_code, wrong_mode.json()["error"]) == (422, "WrongModeError")
     version = api.get(f"/api/maps/{played['map_id']}").json()["version"]
     stale = mark(api, game_id, ann, {"achievement": MODE, "expected_version": version - 1})
@@ -191,3 +197,25 @@ def test_a_bot_winner_marks_by_its_rule_and_a_game_without_a_map_has_no_marks(ap
     plain = api.post("/api/games", json={"seats": [{"name": "ann"}, {"bot": "greedy"}]}).json()
     answer = markable(api, plain["game_id"], 0, tokens(plain)[0])
     assert answer.status_code == 409 and answer.json()["type"].endswith("not-for-a-map")
+
+
+def test_after_a_standard_game_the_winner_marks_only_what_they_met(api, monkeypatch):
+    from cascadia.projections.achievement_progress import game_facts
+
+    the_map = new_map(api, ["ann", "bob"])
+    standard = {"achievement_mode": "standard"}
+    seed = next(s for s in range(100) if simulated_winners(s, ["ann", "bob"], standard, {0}) == ("ann",))
+    created = game_for_map(api, monkeypatch, the_map["map_id"], [{"name": "ann"}, {"name": "bob"}], seed, {})
+    ann = tokens(created)[0]
+    play_to_end(api, api.app.state.service.store, created["game_id"], tokens(created), strong={0})
+    met = game_facts(api.app.state.service.game(UUID(created["game_id"])).state).met["ann"]
+    offered = [m["achievement"] for m in markable(api, created["game_id"], 0, ann).json()["markable"]]
+    assert offered == list(met)
+    unmet = next(a for a in ("score_110", "no_bear", "no_elk") if a not in met)
+    refused = mark(api, created["game_id"], ann, {"achievement": unmet})
+    assert (refused.status_code, refused.json()["error"]) == (422, "AchievementNotMetError")
+    restriction = mark(api, created["game_id"], ann, {"achievement": MODE})
+    assert (restriction.status_code, restriction.json()["error"]) == (422, "WrongModeError")
+    assert offered, "this seed's winner met no achievement: choose the seed by that too"
+    done = mark(api, created["game_id"], ann, {"achievement": offered[0]})
+    assert (done.status_code, done.json()["cell"]) == (200, 1)
