@@ -585,6 +585,7 @@ def test_a_winner_marks_the_map_on_the_end_screen_and_the_map_page_shows_it_live
     marked = wait(player, lambda d: d.find_elements(By.ID, "marked"))[0]
     assert "cell 1" in marked.text
     assert player.find_elements(By.CSS_SELECTOR, "#marks-map svg")
+    screenshot(player, "map-end.png", 1280)
     assert not js_errors(player)
 
     # the map page, never reloaded, shows the mark within a few polls
