@@ -15,10 +15,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
 from uuid import UUID
 
 from cascadia.server.store import ServerStore
 from starlette.concurrency import run_in_threadpool
+
+T = TypeVar("T")
 
 FALLBACK_SECONDS = 5.0
 BATCH = 500
@@ -69,13 +73,13 @@ class Hub:
         """Poll the notification log until cancelled."""
         self._loop = asyncio.get_running_loop()
         recorder = self.store.store.recorder
-        self._position = await run_in_threadpool(recorder.max_notification_id) or 0
+        self._position = await _finishing(recorder.max_notification_id) or 0
         while True:
             await asyncio.sleep(self.interval)
             if not self._waiters:
                 continue
             try:
-                notifications = await run_in_threadpool(
+                notifications = await _finishing(
                     recorder.select_notifications, self._position, BATCH, inclusive_of_start=False
                 )
             except Exception:  # the store may be unreachable for a while; streams fall back
@@ -85,6 +89,17 @@ class Hub:
                 self._wake(notification.originator_id, notification.originator_version)  # type: ignore[arg-type]
             if notifications:
                 self._position = notifications[-1].id
+
+
+async def _finishing(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``function`` in a worker thread; when cancelled, the call is still waited for, so
+    that the store is never closed under a query (SQLite crashes the process then)."""
+    call = asyncio.ensure_future(run_in_threadpool(function, *args, **kwargs))
+    try:
+        return await asyncio.shield(call)
+    except asyncio.CancelledError:
+        await asyncio.wait([call])
+        raise
 
 
 async def wait_for(event: asyncio.Event, timeout: float) -> None:
