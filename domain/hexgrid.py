@@ -9,7 +9,7 @@ neighbour's touching edge is ``(i+3) mod 6``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 
 from cascadia.domain.components import TILES, Tile
 
@@ -27,10 +27,29 @@ def neighbour(h: Hex, direction: int) -> Hex:
     return (h[0] + dq, h[1] + dr)
 
 
+TABLE_REACH = 64
+""":data:`ADJACENT` keeps the hexes with ``|q|, |r| <= TABLE_REACH`` (every real board)."""
+
+
+class _AdjacencyTable(dict[Hex, tuple[Hex, ...]]):
+    """``table[h]``: the six hexes sharing an edge with ``h``, built on first use."""
+
+    def __missing__(self, h: Hex) -> tuple[Hex, ...]:
+        q, r = h
+        found = ((q + 1, r - 1), (q + 1, r), (q, r + 1), (q - 1, r + 1), (q - 1, r), (q, r - 1))
+        if abs(q) <= TABLE_REACH and abs(r) <= TABLE_REACH:
+            self[h] = found
+        return found
+
+
+ADJACENT: Mapping[Hex, tuple[Hex, ...]] = _AdjacencyTable()
+"""``ADJACENT[h]`` is :func:`neighbours` of ``h``, memoised: hot loops (groups, corridors,
+fox and salmon cards) index it instead of building six tuples per visit."""
+
+
 def neighbours(h: Hex) -> tuple[Hex, ...]:
     """The six hexes sharing an edge with ``h``, in direction order 0..5."""
-    q, r = h
-    return ((q + 1, r - 1), (q + 1, r), (q, r + 1), (q - 1, r + 1), (q - 1, r), (q, r - 1))
+    return ADJACENT[h]
 
 
 def opposite(edge: int) -> int:
@@ -66,14 +85,14 @@ def edges_of(tile: Tile, rotation: int) -> tuple[str, ...]:
     return tuple(a if (edge - rotation) % 6 < 3 else b for edge in range(6))
 
 
-_EDGE_TABLE: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+EDGE_TABLE: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
     tuple(edges_of(tile, rotation) for rotation in range(6)) for tile in TILES
 )
 
 
 def tile_edges(tile_id: int, rotation: int) -> tuple[str, ...]:
     """Precomputed :func:`edges_of` by tile id (the hot path of corridors and legality)."""
-    return _EDGE_TABLE[tile_id][rotation]
+    return EDGE_TABLE[tile_id][rotation]
 
 
 def distinct_rotations(tile_id: int) -> tuple[int, ...]:

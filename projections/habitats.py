@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 
 from cascadia.domain.components import HABITATS, TILES
 from cascadia.domain.environment import Environment
-from cascadia.domain.hexgrid import Hex, tile_edges
+from cascadia.domain.hexgrid import ADJACENT, EDGE_TABLE, Hex
 from cascadia.domain.options import GameOptions
 
 MAX_PLAYERS = 4
@@ -39,6 +39,11 @@ MIN_SCORING_CORRIDOR = 5
 """RULES.md 7.4 (``corridors_min_five``): a largest corridor below 5 scores 0."""
 
 
+HABITATS_OF: tuple[tuple[str, ...], ...] = tuple(tile.habitats for tile in TILES)
+"""The habitats of each tile, by tile id."""
+FORWARD = (0, 1, 2)
+"""Directions NE, E, SE: from every tile they reach each neighbouring pair once."""
+
 CorridorLabels = dict[str, dict[Hex, int]]
 """Per habitat, the corridor label of every tile showing that habitat."""
 
@@ -54,13 +59,14 @@ def _joined(environment: Environment) -> tuple[list[Hex], dict[str, list[int]]]:
     in which tiles joined in that habitat share a root."""
     tiles = environment.tiles
     order = list(tiles)
-    index = {h: i for i, h in enumerate(order)}
-    edges = [tile_edges(*tiles[h]) for h in order]
+    index = dict(zip(order, range(len(order)), strict=True))
+    edges = [EDGE_TABLE[tile_id][rotation] for tile_id, rotation in tiles.values()]
     parents: dict[str, list[int]] = {habitat: list(range(len(order))) for habitat in HABITATS}
-    for i, (q, r) in enumerate(order):
+    for i, h in enumerate(order):
         own = edges[i]
-        for direction, n in enumerate(((q + 1, r - 1), (q + 1, r), (q, r + 1))):
-            j = index.get(n)
+        near = ADJACENT[h]
+        for direction in FORWARD:
+            j = index.get(near[direction])
             if j is not None and own[direction] == edges[j][direction + 3]:
                 parent = parents[own[direction]]
                 a, b = _root(parent, i), _root(parent, j)
@@ -81,7 +87,7 @@ def corridor_labels(environment: Environment) -> tuple[CorridorLabels, dict[str,
     sizes: dict[str, list[int]] = {habitat: [] for habitat in HABITATS}
     label_of_root: dict[str, dict[int, int]] = {habitat: {} for habitat in HABITATS}
     for i, h in enumerate(order):
-        for habitat in TILES[tiles[h][0]].habitats:
+        for habitat in HABITATS_OF[tiles[h][0]]:
             top = _root(parents[habitat], i)
             label = label_of_root[habitat].get(top)
             if label is None:
@@ -98,7 +104,7 @@ def corridor_sizes(environment: Environment) -> dict[str, list[int]]:
     tiles = environment.tiles
     counts: dict[str, dict[int, int]] = {habitat: {} for habitat in HABITATS}
     for i, h in enumerate(order):
-        for habitat in TILES[tiles[h][0]].habitats:
+        for habitat in HABITATS_OF[tiles[h][0]]:
             top = _root(parents[habitat], i)
             found = counts[habitat]
             found[top] = found.get(top, 0) + 1

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Mapping, Sequence
 
 from cascadia.domain.components import WILDLIFE
-from cascadia.domain.hexgrid import Hex
+from cascadia.domain.hexgrid import ADJACENT, Hex
 from cascadia.domain.options import GameOptions
 
 Group = list[Hex]
@@ -32,8 +32,7 @@ def connected_groups(cells: Collection[Hex]) -> list[Group]:
         group = [start]
         stack = [start]
         while stack:
-            q, r = stack.pop()
-            for n in ((q + 1, r - 1), (q + 1, r), (q, r + 1), (q - 1, r + 1), (q - 1, r), (q, r - 1)):
+            for n in ADJACENT[stack.pop()]:
                 if n in remaining:
                     remaining.remove(n)
                     group.append(n)
@@ -104,9 +103,9 @@ def neighbour_mask(order: Sequence[Hex]) -> list[int]:
     """Per index ``i`` of ``order``, the bitmask of the indexes of its adjacent hexes."""
     index = {h: i for i, h in enumerate(order)}
     masks = []
-    for q, r in order:
+    for h in order:
         mask = 0
-        for n in ((q + 1, r - 1), (q + 1, r), (q, r + 1), (q - 1, r + 1), (q - 1, r), (q, r - 1)):
+        for n in ADJACENT[h]:
             j = index.get(n)
             if j is not None:
                 mask |= 1 << j
