@@ -80,6 +80,9 @@ def normalise_card(card: str) -> str:
 
 def card_scorer(species: str, card: str) -> CardScorer:
     """The scorer of ``species`` under ``card`` (``"A".."D"``, ``"family"``, ``"intermediate"``)."""
+    scorer = CARDS.get((species, card))  # already a card name as spelled in CARDS
+    if scorer is not None:
+        return scorer
     if species not in WILDLIFE:
         raise ValueError(f"unknown wildlife {species!r}")
     return CARDS[(species, normalise_card(card))]

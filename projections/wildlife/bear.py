@@ -6,7 +6,6 @@ list scores nothing and does not stop other groups from scoring."
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 
 from cascadia.domain.hexgrid import Hex
@@ -26,9 +25,9 @@ MEDIUM_GROUP_POINTS = (0, 0, 5, 8, 13, 0)
 """Bear D by group size 2..4; other sizes score nothing."""
 
 
-def group_sizes(wildlife: Mapping[Hex, str]) -> Counter[int]:
-    """How many bear groups there are of each size."""
-    return Counter(len(group) for group in tokens_of(wildlife).groups(BEAR))
+def group_sizes(wildlife: Mapping[Hex, str]) -> list[int]:
+    """The size of every bear group."""
+    return [len(group) for group in tokens_of(wildlife).groups(BEAR)]
 
 
 def bear_a(wildlife: Mapping[Hex, str]) -> int:
@@ -36,7 +35,7 @@ def bear_a(wildlife: Mapping[Hex, str]) -> int:
 
     RULES.md 5.3: "count the groups of exactly 2. 1 → 4, 2 → 11, 3 → 19, 4+ → 27."
     """
-    return points(PAIR_COUNT_POINTS, group_sizes(wildlife)[2])
+    return points(PAIR_COUNT_POINTS, group_sizes(wildlife).count(2))
 
 
 def bear_b(wildlife: Mapping[Hex, str]) -> int:
@@ -44,7 +43,7 @@ def bear_b(wildlife: Mapping[Hex, str]) -> int:
 
     RULES.md 5.3: "10 per group of exactly 3."
     """
-    return TRIO_POINTS * group_sizes(wildlife)[3]
+    return TRIO_POINTS * group_sizes(wildlife).count(3)
 
 
 def bear_c(wildlife: Mapping[Hex, str]) -> int:
@@ -54,8 +53,8 @@ def bear_c(wildlife: Mapping[Hex, str]) -> int:
     at least one group of each size 1, 2 and 3."
     """
     sizes = group_sizes(wildlife)
-    total = sum(points(SMALL_GROUP_POINTS, size) * count for size, count in sizes.items())
-    if sizes[1] and sizes[2] and sizes[3]:
+    total = sum(points(SMALL_GROUP_POINTS, size) for size in sizes)
+    if 1 in sizes and 2 in sizes and 3 in sizes:
         total += ALL_SIZES_BONUS
     return total
 
@@ -65,4 +64,4 @@ def bear_d(wildlife: Mapping[Hex, str]) -> int:
 
     RULES.md 5.3: "per group of size 2 → 5, 3 → 8, 4 → 13."
     """
-    return sum(points(MEDIUM_GROUP_POINTS, size) * count for size, count in group_sizes(wildlife).items())
+    return sum(points(MEDIUM_GROUP_POINTS, size) for size in group_sizes(wildlife))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from cascadia.domain.hexgrid import Hex, neighbours
+from cascadia.domain.hexgrid import ADJACENT, Hex
 from cascadia.projections.wildlife.groups import points, tokens_of
 from cascadia.projections.wildlife.matching import best_pairing
 
@@ -39,17 +39,17 @@ def _doubled(counts: dict[str, int]) -> int:
 
 def fox_a_at(raw: Mapping[Hex, str], fox: Hex) -> int:
     """What the fox on ``fox`` scores under fox A (see :func:`fox_a`)."""
-    return len({raw[n] for n in neighbours(fox) if n in raw})
+    return len({raw[n] for n in ADJACENT[fox] if n in raw})
 
 
 def fox_b_at(raw: Mapping[Hex, str], fox: Hex) -> int:
     """What the fox on ``fox`` scores under fox B (see :func:`fox_b`)."""
-    return points(PAIRED_SPECIES_POINTS, _doubled(_other_species(raw, neighbours(fox))))
+    return points(PAIRED_SPECIES_POINTS, _doubled(_other_species(raw, ADJACENT[fox])))
 
 
 def fox_c_at(raw: Mapping[Hex, str], fox: Hex) -> int:
     """What the fox on ``fox`` scores under fox C (see :func:`fox_c`)."""
-    return max(_other_species(raw, neighbours(fox)).values(), default=0)
+    return max(_other_species(raw, ADJACENT[fox]).values(), default=0)
 
 
 PER_FOX = {"A": fox_a_at, "B": fox_b_at, "C": fox_c_at}
@@ -102,9 +102,9 @@ def fox_d(wildlife: Mapping[Hex, str]) -> int:
             continue
         foxes = set(group)
         for a in group:
-            for b in neighbours(a)[:3]:  # directions NE, E, SE: each adjacent pair once
+            for b in ADJACENT[a][:3]:  # directions NE, E, SE: each adjacent pair once
                 if b in foxes:
-                    around = set(neighbours(a)).union(neighbours(b))
+                    around = set(ADJACENT[a]).union(ADJACENT[b])
                     around.discard(a)
                     around.discard(b)
                     pairs.append((a, b, points(PAIR_POINTS, _doubled(_other_species(raw, around)))))

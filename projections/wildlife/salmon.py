@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from cascadia.domain.hexgrid import Hex, neighbours
+from cascadia.domain.hexgrid import ADJACENT, Hex
 from cascadia.domain.options import GameOptions
 from cascadia.projections.wildlife.groups import (
     DEFAULT_OPTIONS,
@@ -42,7 +42,7 @@ def runs(wildlife: Mapping[Hex, str], options: GameOptions = DEFAULT_OPTIONS) ->
     salmon = tokens.cells(SALMON)
     found: list[Group] = []
     for group in tokens.groups(SALMON):
-        crowded = {h for h in group if sum(n in salmon for n in neighbours(h)) > MAX_RUN_NEIGHBOURS}
+        crowded = {h for h in group if len(salmon.intersection(ADJACENT[h])) > MAX_RUN_NEIGHBOURS}
         if not crowded:
             found.append(group)
         elif options.salmon_runs == "lenient":
@@ -87,6 +87,6 @@ def salmon_d(wildlife: Mapping[Hex, str], options: GameOptions = DEFAULT_OPTIONS
     for run in runs(tokens, options):
         if len(run) < MIN_RUN_D:
             continue
-        touching = {n for h in run for n in neighbours(h) if raw.get(n, SALMON) != SALMON}
+        touching = {n for h in run for n in ADJACENT[h] if raw.get(n, SALMON) != SALMON}
         total += len(run) + len(touching)
     return total
