@@ -101,14 +101,15 @@ def corridor_labels(environment: Environment) -> tuple[CorridorLabels, dict[str,
 def corridor_sizes(environment: Environment) -> dict[str, list[int]]:
     """Per habitat, the sizes of all its corridors, largest first (empty: no such tile)."""
     order, parents = _joined(environment)
-    tiles = environment.tiles
-    counts: dict[str, dict[int, int]] = {habitat: {} for habitat in HABITATS}
-    for i, h in enumerate(order):
-        for habitat in HABITATS_OF[tiles[h][0]]:
-            top = _root(parents[habitat], i)
-            found = counts[habitat]
-            found[top] = found.get(top, 0) + 1
-    return {habitat: sorted(found.values(), reverse=True) for habitat, found in counts.items()}
+    counts = {habitat: [0] * len(order) for habitat in HABITATS}
+    for i, (tile_id, _) in enumerate(environment.tiles.values()):
+        for habitat in HABITATS_OF[tile_id]:
+            parent = parents[habitat]
+            top = parent[i]
+            if parent[top] != top:
+                top = _root(parent, top)
+            counts[habitat][top] += 1
+    return {habitat: sorted(filter(None, found), reverse=True) for habitat, found in counts.items()}
 
 
 def largest_corridors(environment: Environment) -> dict[str, int]:
