@@ -28,15 +28,12 @@ def connected_groups(cells: Collection[Hex]) -> list[Group]:
     remaining = set(cells)
     found: list[Group] = []
     while remaining:
-        start = remaining.pop()
-        group = [start]
-        stack = [start]
-        while stack:
-            for n in ADJACENT[stack.pop()]:
+        group = [remaining.pop()]
+        for h in group:  # the group grows while it is read: a breadth-first search
+            for n in ADJACENT[h]:
                 if n in remaining:
                     remaining.remove(n)
                     group.append(n)
-                    stack.append(n)
         found.append(group)
     return found
 
