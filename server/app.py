@@ -243,10 +243,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             raise _invalid_token()
         return seat
 
-    def required_seat(game_id: UUID, authorization: str | None) -> int:
+    def required_seat(game_id: UUID, authorization: str | None, asked: int | None = None) -> int:
+        """The seat of the request's token (401 without one); 403 when the request names
+        another seat (``asked``) than the token's."""
         seat = seat_of(game_id, authorization)
         if seat is None:
             raise Problem(401, "token-required", "Token required", "this needs a seat's bearer token")
+        if asked is not None and asked != seat:
+            raise Problem(403, "not-your-seat", "Not your seat", "this token is another seat's")
         return seat
 
     def move_bots(game_id: UUID) -> None:
@@ -329,10 +333,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/games/{game_id}/seats/{seat}")
     def read_seat(game_id: str, seat: int, authorization: Authorization = None) -> JSONResponse:
         gid = parse_game_id(game_id)
-        mine = required_seat(gid, authorization)
-        if mine != seat:
-            raise Problem(403, "not-your-seat", "Not your seat", "this token is another seat's")
-        return answer(service.view(gid, mine))
+        return answer(service.view(gid, required_seat(gid, authorization, seat)))
 
     @app.post("/api/games/{game_id}/commands")
     def post_command(
@@ -435,17 +436,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/games/{game_id}/seats/{seat}/markable")
     def markable(game_id: str, seat: int, authorization: Authorization = None) -> JSONResponse:
         gid = parse_game_id(game_id)
-        mine = required_seat(gid, authorization)
-        if mine != seat:
-            raise Problem(403, "not-your-seat", "Not your seat", "this token is another seat's")
-        return answer(maps.markable(gid, mine))
+        return answer(maps.markable(gid, required_seat(gid, authorization, seat)))
 
     @app.post("/api/games/{game_id}/marks")
     def mark(game_id: str, body: MarkIn, authorization: Authorization = None) -> JSONResponse:
         gid = parse_game_id(game_id)
-        mine = required_seat(gid, authorization)
-        if body.seat is not None and body.seat != mine:
-            raise Problem(403, "not-your-seat", "Not your seat", "this token is another seat's")
+        mine = required_seat(gid, authorization, body.seat)
         return answer(maps.mark(gid, mine, body.achievement, body.expected_version))
 
     @app.api_route(
