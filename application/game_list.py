@@ -16,7 +16,6 @@ from cascadia.domain.events import GameEnded
 from cascadia.domain.state import GameState
 from cascadia.projections.game_scores import score_state
 from cascadia.projections.turns import game_turns
-from eventsourcing.utils import get_topic
 
 SHORT_ID = 8
 """Characters of a game id shown in lists: every command takes a prefix of an id."""
@@ -59,17 +58,9 @@ class GameSummary:
         }
 
 
-def finished_games(store: GameStore, batch: int = 1000) -> set[UUID]:
+def finished_games(store: GameStore) -> set[UUID]:
     """The ids of the stored games that have ended (one ``GameEnded`` each)."""
-    topic = get_topic(GameEnded)
-    ended: set[UUID] = set()
-    start = 1
-    while True:
-        notifications = store.recorder.select_notifications(start, batch, topics=[topic])
-        ended.update(n.originator_id for n in notifications)  # type: ignore[misc]
-        if len(notifications) < batch:
-            return ended
-        start = notifications[-1].id + 1
+    return {n.originator_id for n in store.notifications_of(GameEnded)}  # type: ignore[misc]
 
 
 def short_ids(ids: list[UUID], length: int = SHORT_ID) -> dict[UUID, str]:

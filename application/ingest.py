@@ -18,7 +18,6 @@ from cascadia.analytics.rows import marks_table
 from cascadia.application.maps import list_maps, load_map
 from cascadia.application.store import GameStore
 from cascadia.domain.events import GameEnded
-from eventsourcing.utils import get_topic
 
 NOTIFICATION_PAGE = 10_000
 
@@ -50,15 +49,8 @@ def add_store(ingest: Ingest, store: GameStore, progress: ProgressSink | None = 
 
 def ended_games(store: GameStore, after: int) -> Iterator[tuple[int, Any]]:
     """``(notification id, game id)`` of each ``GameEnded`` event after position ``after``."""
-    topic = get_topic(GameEnded)
-    start = after + 1
-    while True:
-        notifications = store.recorder.select_notifications(start, NOTIFICATION_PAGE, topics=[topic])
-        for notification in notifications:
-            yield notification.id, notification.originator_id
-        if len(notifications) < NOTIFICATION_PAGE:
-            return
-        start = notifications[-1].id + 1
+    for notification in store.notifications_of(GameEnded, after=after, batch=NOTIFICATION_PAGE):
+        yield notification.id, notification.originator_id
 
 
 def ingest_store(

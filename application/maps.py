@@ -25,7 +25,6 @@ from cascadia.domain.errors import CascadiaError
 from cascadia.projections.achievement_progress import game_facts
 from cascadia.replays.map_file import FactsSource
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.utils import get_topic
 
 DEFAULT_ATTEMPTS = 3
 
@@ -75,18 +74,11 @@ def map_events(store: GameStore, map_id: UUID) -> list[MapEvent]:
     return events  # type: ignore[return-value]
 
 
-def list_maps(store: GameStore, batch: int = 1000) -> Iterator[MapSummary]:
+def list_maps(store: GameStore) -> Iterator[MapSummary]:
     """Every stored map, in the order they were created."""
-    topic = get_topic(MapCreated)
-    start = 1
-    while True:
-        notifications = store.recorder.select_notifications(start, batch, topics=[topic])
-        for notification in notifications:
-            event = store.mapper.to_domain_event(notification)
-            yield MapSummary(event.originator_id, event.name)  # type: ignore[attr-defined]
-        if len(notifications) < batch:
-            return
-        start = notifications[-1].id + 1
+    for notification in store.notifications_of(MapCreated):
+        event = store.mapper.to_domain_event(notification)
+        yield MapSummary(event.originator_id, event.name)  # type: ignore[attr-defined]
 
 
 def find_map(store: GameStore, text: str) -> UUID:

@@ -41,10 +41,12 @@ from cascadia.domain.errors import CascadiaError
 from cascadia.domain.events import GameEvent, GameStarted
 from cascadia.domain.game import Game
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import ApplicationRecorder, IntegrityError, StoredEvent
+from eventsourcing.persistence import ApplicationRecorder, IntegrityError, Notification, StoredEvent
 from eventsourcing.utils import Environment, EnvType, get_topic
 
 DEFAULT_HOME = ".cascadia"
+NOTIFICATION_PAGE = 1000
+"""Notifications read from the log in one query."""
 APP_NAME = "cascadia"
 """The application's name: its tables are ``cascadia_events`` ..., and the library reads
 ``CASCADIA_<KEY>`` before ``<KEY>`` for every setting."""
@@ -209,18 +211,25 @@ class GameStore(Application[UUID]):
     def has_game(self, game_id: UUID) -> bool:
         return bool(list(self.events.get(game_id, limit=1)))
 
-    def started_games(self, batch: int = 1000) -> Iterator[tuple[UUID, dict[str, Any]]]:
-        """Every stored game's id and ``GameStarted`` payload, in the order they were stored."""
-        topic = get_topic(GameStarted)
-        start = 1
+    def notifications_of(
+        self, event_type: type, after: int = 0, batch: int = NOTIFICATION_PAGE
+    ) -> Iterator[Notification]:
+        """The notifications of the stored events of ``event_type`` after position
+        ``after``, in order, read from the notification log a page at a time."""
+        topic = get_topic(event_type)
+        start = after + 1
         while True:
-            notifications = self.recorder.select_notifications(start, batch, topics=[topic])
-            for notification in notifications:
-                event = self.mapper.to_domain_event(notification)
-                yield event.originator_id, event.payload()  # type: ignore[attr-defined]
-            if len(notifications) < batch:
+            page = self.recorder.select_notifications(start, batch, topics=[topic])
+            yield from page
+            if len(page) < batch:
                 return
-            start = notifications[-1].id + 1
+            start = page[-1].id + 1
+
+    def started_games(self, batch: int = NOTIFICATION_PAGE) -> Iterator[tuple[UUID, dict[str, Any]]]:
+        """Every stored game's id and ``GameStarted`` payload, in the order they were stored."""
+        for notification in self.notifications_of(GameStarted, batch=batch):
+            event = self.mapper.to_domain_event(notification)
+            yield event.originator_id, event.payload()  # type: ignore[attr-defined]
 
     def find_game(self, prefix: str) -> UUID:
         """The game whose id is ``prefix`` or starts with it (at least 4 characters)."""

@@ -26,7 +26,6 @@ from cascadia.domain.events import GameEvent
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 from cascadia.server.group_commit import GroupCommit
-from eventsourcing.utils import get_topic
 
 __all__ = ["GameConflictError", "GameNotFoundError", "ServerGameOpened", "ServerStore"]
 
@@ -144,13 +143,6 @@ class ServerStore:
 
     def records(self) -> Iterator[ServerGameOpened]:
         """Every server game's record, oldest first."""
-        topic = get_topic(ServerGameOpened)
-        start, batch = 1, 1000
-        while True:
-            notifications = self.store.recorder.select_notifications(start, batch, topics=[topic])
-            for notification in notifications:
-                record: Any = self.store.mapper.to_domain_event(notification)
-                yield record
-            if len(notifications) < batch:
-                return
-            start = notifications[-1].id + 1
+        for notification in self.store.notifications_of(ServerGameOpened):
+            record: Any = self.store.mapper.to_domain_event(notification)
+            yield record
