@@ -83,4 +83,4 @@ def analyse(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("analyse")(analyse)
+    app.command("analyse", short_help="Judge every move of a game against a bot's.")(analyse)

@@ -147,6 +147,6 @@ def sql(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("ingest")(ingest)
-    app.add_typer(stats_app, name="stats")
+    app.command("ingest", short_help="Add finished games to the analytics tables.")(ingest)
+    app.add_typer(stats_app, name="stats", short_help="Standard statistics over the ingested games.")
     app.command("sql")(sql)

@@ -113,4 +113,4 @@ def cards(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("cards")(cards)
+    app.command("cards", short_help="The 21 wildlife scoring cards, or a game's five.")(cards)

@@ -315,6 +315,6 @@ def show(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("simulate")(simulate)
-    app.command("games")(games_list)
-    app.command("show")(show)
+    app.command("simulate", short_help="Play seeded games with bots and store them.")(simulate)
+    app.command("games", short_help="List the stored games, with filters.")(games_list)
+    app.command("show", short_help="Show a stored game: market, bag and boards.")(show)

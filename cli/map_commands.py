@@ -72,7 +72,7 @@ def join(
     _report(join_map(store, find_map(store, map_name), players), json_output)
 
 
-@map_app.command("record")
+@map_app.command("record", short_help="Record a finished game as played for the map.")
 def record(
     map_name: MapArgument,
     game: Annotated[str, typer.Argument(help="The finished game's id (or its first characters).")],
@@ -86,7 +86,7 @@ def record(
     console.print(f"game {game_id} recorded: game {count} of the map", markup=False)
 
 
-@map_app.command("mark")
+@map_app.command("mark", short_help="A winner marks an achievement met in a game.")
 def mark(
     map_name: MapArgument,
     player: Annotated[str, typer.Argument(help="The player who marks (a winner of the game).")],
@@ -120,7 +120,7 @@ def mark(
     )
 
 
-@map_app.command("show")
+@map_app.command("show", short_help="Each player's path, cells, milestones and marks.")
 def show(
     map_name: MapArgument,
     at: Annotated[
@@ -208,7 +208,7 @@ def export(
     console.print(f"wrote {output} ({size} bytes)", markup=False)
 
 
-@map_app.command("audit")
+@map_app.command("audit", short_help="Re-check every mark of a map file against its games.")
 def audit(
     file: Annotated[Path, typer.Argument(help="A .cascadia-map file.")],
     logs: Annotated[
@@ -273,4 +273,4 @@ def _report(achievement_map: AchievementMap, json_output: bool) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    app.add_typer(map_app, name="map")
+    app.add_typer(map_app, name="map", short_help="Achievement maps: progress across many games.")

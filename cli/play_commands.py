@@ -512,5 +512,5 @@ def play(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("new")(new)
-    app.command("play")(play)
+    app.command("new", short_help="Create a game for humans and bots and store it.")(new)
+    app.command("play", short_help="Play a stored game in the terminal.")(play)

@@ -364,8 +364,10 @@ def verify_commitment(
 def register(app: typer.Typer) -> None:
     app.command("export")(export)
     app.command("import")(import_logs)
-    app.command("replay")(replay)
-    app.command("audit")(audit)
-    app.command("rerun")(rerun_command)
-    app.command("diff")(diff)
-    app.command("verify-commitment")(verify_commitment)
+    app.command("replay", short_help="Step through a log: boards and running scores.")(replay)
+    app.command("audit", short_help="Verify logs: chain, rules, draws and scores.")(audit)
+    app.command("rerun", short_help="Re-play a log's decisions from its seed.")(rerun_command)
+    app.command("diff", short_help="Where two logs first diverge, and how.")(diff)
+    app.command("verify-commitment", short_help="Audit a server game, check its seed commitment.")(
+        verify_commitment
+    )

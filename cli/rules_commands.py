@@ -90,4 +90,4 @@ def rules(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("rules")(rules)
+    app.command("rules", short_help="The rules version, the options, the rules text.")(rules)

@@ -139,6 +139,6 @@ def update_final_score_view(json_output: JsonOption = False, home: HomeOption = 
 
 
 def register(app: typer.Typer) -> None:
-    app.command("score")(score)
-    app.command("achievements")(achievements)
-    app.command("final-scores")(update_final_score_view)
+    app.command("score", short_help="Print a game's score sheet.")(score)
+    app.command("achievements", short_help="The achievements a game's winner met.")(achievements)
+    app.command("final-scores", short_help="Update the final-score read model.")(update_final_score_view)

@@ -38,4 +38,4 @@ def serve(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("serve")(serve)
+    app.command("serve", short_help="Serve games over HTTP (API, streams, web client).")(serve)

@@ -179,7 +179,7 @@ CARD_BOT_COLUMNS = [
 ]
 
 
-@stats_app.command("cards")
+@stats_app.command("cards", short_help="Which scoring card wins most, with intervals.")
 def stats_cards(
     where: WhereOption = None,
     sort: Annotated[
@@ -247,7 +247,7 @@ SEAT_COLUMNS = [
 ]
 
 
-@stats_app.command("seats")
+@stats_app.command("seats", short_help="First-player and seat advantage.")
 def stats_seats(
     where: WhereOption = None,
     chart: ChartOption = None,
@@ -324,7 +324,7 @@ ACTION_COLUMNS = [
 ]
 
 
-@stats_app.command("nature")
+@stats_app.command("nature", short_help="Nature tokens: earned, spent, left, and on what.")
 def stats_nature(
     where: WhereOption = None,
     fmt: FormatOption = None,
@@ -395,7 +395,7 @@ OVERPOPULATION_COLUMNS = [
 ]
 
 
-@stats_app.command("overpopulation")
+@stats_app.command("overpopulation", short_help="Overpopulation wipes per game.")
 def stats_overpopulation(
     where: WhereOption = None,
     fmt: FormatOption = None,
@@ -523,7 +523,7 @@ MILESTONE_COLUMNS = [
 ]
 
 
-@stats_app.command("achievements")
+@stats_app.command("achievements", short_help="How often winners meet each achievement.")
 def stats_achievements(
     where: WhereOption = None,
     fmt: FormatOption = None,

@@ -84,4 +84,4 @@ def migrate(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("migrate")(migrate)
+    app.command("migrate", short_help="Copy every game of one event store into another.")(migrate)

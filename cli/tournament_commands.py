@@ -96,4 +96,4 @@ def tournament(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("tournament")(tournament)
+    app.command("tournament", short_help="Rate bots in duplicate games (openskill).")(tournament)

@@ -136,6 +136,17 @@ def test_help_fits_80_columns_with_plain_placeholders(cli) -> None:
             assert bad not in out, (name, bad)
 
 
+def test_command_lists_are_not_cut(cli) -> None:
+    """Every command list (``cascadia``, ``map``, ``stats``) shows each command's whole
+    one-line summary: click cuts a summary that does not fit with "..."."""
+    for group in ("", "map", "stats"):
+        _, out, _ = cli(*group.split(), "--help")
+        listed = out.split("Commands:")[1].splitlines()[1:]
+        assert len(listed) >= 7, group
+        for line in listed:
+            assert not line.endswith("..."), (group, line)
+
+
 def test_help_paragraphs_are_rewrapped(cli) -> None:
     """A docstring's own line breaks are not kept: in every command's description, a
     line is broken only where the next word would not fit (the old help broke lines
