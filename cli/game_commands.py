@@ -177,8 +177,8 @@ def simulate(
     if not json_output:
         sharded = f" [shard {part}]" if shard is not None else ""
         console.print(
-            f"{stored} game(s) stored, {skipped} already stored, in {elapsed:.2f} s "
-            f"({players} players: {', '.join(names)}){sharded} -> {store.location}",
+            f"{stored} game(s) stored, {skipped} already stored, in {elapsed:.2f} s{sharded}\n"
+            f"{players} players: {', '.join(names)}\nstore: {store.location}",
             markup=False,
         )
         if tally.games:
@@ -240,7 +240,7 @@ def games_list(
     console.print(table)
     shown = f"{len(games)} of {matching}" if len(games) < matching else f"{matching}"
     more = " (--limit 0 shows all)" if len(games) < matching else ""
-    console.print(f"{shown} game(s){more} in {store.location}", markup=False)
+    console.print(f"{shown} game(s){more}\nstore: {store.location}", markup=False)
 
 
 def _status(game: GameSummary) -> str:

@@ -110,7 +110,7 @@ def import_logs(
     if not json_output:
         console.print(
             f"{plural(len(paths), 'log')}: {counts['imported']} imported, "
-            f"{counts['already']} already stored, {counts['failed']} failed -> {store.location}",
+            f"{counts['already']} already stored, {counts['failed']} failed\nstore: {store.location}",
             markup=False,
         )
     if counts["failed"]:

@@ -99,9 +99,10 @@ def test_import_ends_with_a_summary_line(cli, tmp_path, stored):
     home = tmp_path / "other"
     code, out, err = cli("import", str(tmp_path / "logs"), "--home", str(home), home=False)
     assert code == 0, err
-    assert out.splitlines()[-1].startswith("2 logs: 2 imported, 0 already stored, 0 failed -> ")
+    assert out.splitlines()[-2] == "2 logs: 2 imported, 0 already stored, 0 failed"
+    assert out.splitlines()[-1] == f"store: sqlite:{home / 'events.sqlite'}"
     code, out, _ = cli("import", str(tmp_path / "logs"), "--home", str(home), home=False)
-    assert out.splitlines()[-1].startswith("2 logs: 0 imported, 2 already stored, 0 failed")
+    assert out.splitlines()[-2] == "2 logs: 0 imported, 2 already stored, 0 failed"
 
 
 # -- games --------------------------------------------------------------------------------
@@ -127,7 +128,7 @@ def test_games_says_status_winner_score_and_the_cards_drawn(cli, tmp_path):
         assert f"{best}" in row
     row = next(line for line in lines if line.strip().startswith(unfinished[:8]))
     assert "turn 1/60" in row and "tied 10" in row
-    assert lines[-1].startswith("3 game(s) in ")
+    assert lines[-2] == "3 game(s)" and lines[-1].startswith("store: sqlite:")
 
 
 def test_the_short_id_is_taken_by_every_command(cli, tmp_path):
