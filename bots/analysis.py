@@ -1,26 +1,31 @@
-"""Move analysis of a game log: what each move cost its player, in expected final points.
+"""Move analysis of a game log: what each decision cost its player, in expected final points.
 
-As on a chess analysis board, every move of a game (or of one seat) is set against the
-move an analysing bot would have played in the same position:
+As on a chess analysis board, every decision of a game (or of one seat) is set against
+the decision an analysing bot would have made in the same position:
 
 1. The log is audited in full first (:func:`cascadia.replays.audit.verify`): a tampered
    log is refused before anything is analysed.
-2. For each turn, the position is the one where the move is chosen: after the turn's
-   optional wipes (their draws are public by then), before the take. The wipes are
-   listed with the turn but not judged.
+2. A turn's decisions (:func:`positions`) are its optional wipes (RULES.md 4.1's free
+   three-of-a-kind wipe and 4.2's nature-token wipe, each judged where it was made), a
+   free choice bought before a wipe (judged alone), and the move: the take and the
+   placements, with a free choice bought after the last wipe, judged after the wipes
+   (their draws are public by then).
 3. The analysing bot (``greedy`` or ``search@N``, seeded from the game's seed and the
-   seat, as it would have been seated in that game) chooses its move there. It sees a
-   copy of the position whose hidden draws are re-sampled, never the log's.
-4. The move played and the bot's move are each valued by Monte Carlo: on ``budget``
+   seat, as it would have been seated in that game) decides there as it would in a
+   game: a wipe when the greedy's rule finds one worth its draw (both bots wipe by that
+   rule), else its move. It sees a copy of the position whose hidden draws are
+   re-sampled, never the log's.
+4. The decision made and the bot's are each valued by Monte Carlo: on ``budget``
    determinised futures (the tile stack's order and the bag's draws re-sampled from
    what is still unrevealed, with seeds derived from the game id and the turn, so the
-   analysis is deterministic), the move is made and every seat plays the rest of the
-   game as the greedy bot does, without wipes (they cost the most to decide); the
-   value is the player's mean final total. Both moves see the same futures (common
-   random numbers).
-5. ``lost = max(0, best - played)``: a move played that the estimate finds better than
-   the bot's loses nothing. When the bot's move is the move played it is valued once,
-   so a game played by the analysing bot itself loses 0 on every move.
+   analysis is deterministic), the decision is made (a wipe draws from the future's
+   bag), the player finishes the turn and every seat plays the rest of the game as the
+   greedy bot does, without wipes (they cost the most to decide); the value is the
+   player's mean final total. Both decisions see the same futures (common random
+   numbers).
+5. ``lost = max(0, best - played)``: a decision the estimate finds better than the
+   bot's loses nothing. When the bot's decision is the one made it is valued once, so
+   a game played by the analysing bot itself loses 0 on every decision.
 
 The tags, by points lost: ``inaccuracy`` from 2, ``mistake`` from 5, ``blunder`` from 10
 (:data:`TAGS`).
@@ -35,8 +40,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 from uuid import UUID
 
-from cascadia.bots.decisions import Move
-from cascadia.bots.greedy_bot import GreedyBot
+from cascadia.bots.decisions import Decision, Move, commands_of
+from cascadia.bots.greedy_bot import MAX_WIPES_PER_TURN, GreedyBot
 from cascadia.bots.registry import bot_factory
 from cascadia.domain.commands import (
     Command,
@@ -72,14 +77,28 @@ class MoveDecider(Protocol):
     def decide_move(self, game: Game) -> Move: ...
 
 
+def bot_decision(bot: MoveDecider, wiper: GreedyBot, game: Game, wipes_before: int) -> Decision:
+    """What the analysing ``bot`` decides in ``game``'s position: the wipe the greedy's
+    rule finds worth its draw (both bots wipe by it, at most :data:`WIPES_A_TURN` a
+    turn), else its own move."""
+    decision = wiper.decide(game, wipes=wipes_before < WIPES_A_TURN)
+    return decision if not isinstance(decision, Move) else bot.decide_move(game)
+
+
 def tag_of(lost: float) -> str | None:
     """The tag of a move that lost ``lost`` points (``None``: a good move)."""
     return next((tag for tag, threshold in TAGS if lost >= threshold), None)
 
 
+WIPE, FREE_CHOICE, MOVE = "wipe", "free choice", "move"
+"""The kinds of decision judged: a wipe, a free choice bought before a wipe, a move."""
+WIPES_A_TURN = MAX_WIPES_PER_TURN + 2
+"""Wipes after which the greedy (and so either analysing bot) moves without wiping again."""
+
+
 @dataclass(frozen=True)
 class TurnAnalysis:
-    """One move of the game, judged."""
+    """One decision of the game, judged."""
 
     game_id: UUID
     turn: int
@@ -87,9 +106,9 @@ class TurnAnalysis:
     seat: int
     name: str
     seq: int
-    """The sequence number of the move's first event in the log."""
-    wipes: tuple[str, ...]
-    """The turn's wipes before the move, in the move notation (not judged)."""
+    """The sequence number of the decision's first event in the log."""
+    kind: str
+    """:data:`WIPE`, :data:`FREE_CHOICE` or :data:`MOVE`."""
     played: str
     played_points: float
     best: str
@@ -104,7 +123,7 @@ class TurnAnalysis:
             "seat": self.seat,
             "name": self.name,
             "seq": self.seq,
-            "wipes": list(self.wipes),
+            "kind": self.kind,
             "played": self.played,
             "played_points": self.played_points,
             "best": self.best,
@@ -116,46 +135,54 @@ class TurnAnalysis:
 
 @dataclass(frozen=True)
 class Position:
-    """The position where a move was chosen, and the move's commands in the order played
-    (a player may place the token before the tile)."""
+    """A decision of the game and the position before it: its commands in the order
+    played (a player may place the token before the tile) and the turn's wipes so far."""
 
     turn: int
     seq: int
     state: GameState
-    wipes: tuple[Command, ...]
-    move: tuple[Command, ...]
+    kind: str
+    commands: tuple[Command, ...]
+    wipes_before: int
 
 
 def move_text(commands: Sequence[Command]) -> str:
-    """A move in the game's notation, its commands joined by ``; ``."""
+    """A decision in the game's notation, its commands joined by ``; ``."""
     return "; ".join(str(command) for command in commands)
 
 
-def same_move(played: Sequence[Command], move: Move) -> bool:
-    """Whether ``played`` is ``move`` (the tile and the token placed in either order)."""
-    return set(played) == set(move.commands()) and len(played) == len(move.commands())
+def same_decision(played: Sequence[Command], decision: Decision) -> bool:
+    """Whether ``played`` is ``decision`` (a move's tile and token placed in either order)."""
+    commands = commands_of(decision)
+    return set(played) == set(commands) and len(played) == len(commands)
 
 
 def positions(events: Sequence[GameEvent]) -> Iterator[Position]:
-    """Each move of a game's (audited) events, with the position before it: the move is
-    the take and the placements (and a free choice bought first), after any wipes."""
+    """Each decision of a game's (audited) events, with the position before it: each
+    optional wipe, a free choice bought before a wipe, and the move (the take and the
+    placements, with a free choice bought after the turn's last wipe)."""
     state = GameState(events[0].originator_id)
-    wipes: list[Command] = []
+    wipes = 0
     start: tuple[int, GameState] | None = None
     commands: list[Command] = []
     for event, decision in with_decisions(events):
         if decision is not None:
             command = decision.command
             if isinstance(command, WipeThree | NatureWipe):
-                wipes.append(command)
+                if start is not None:  # a free choice bought before this wipe
+                    seq, before = start
+                    yield Position(before.turn, seq, before, FREE_CHOICE, tuple(commands), wipes)
+                    start, commands = None, []
+                yield Position(state.turn, decision.seq, state.copy(), WIPE, (command,), wipes)
+                wipes += 1
             else:
                 if start is None:
                     start = (decision.seq, state.copy())
                 commands.append(command)
                 if _complete(commands):
                     seq, before = start
-                    yield Position(before.turn, seq, before, tuple(wipes), tuple(commands))
-                    wipes, commands, start = [], [], None
+                    yield Position(before.turn, seq, before, MOVE, tuple(commands), wipes)
+                    wipes, commands, start = 0, [], None
         evolve(state, event)
 
 
@@ -184,14 +211,14 @@ class Evaluator:
     def __init__(self, players: int) -> None:
         self.rollout_bots = [GreedyBot(0, seat) for seat in range(players)]
 
-    def expected_total(self, state: GameState, move: Sequence[Command], seeds: Sequence[int]) -> float:
-        """The mean final total of the player to move after the commands of ``move``,
-        over ``seeds``."""
+    def expected_total(self, state: GameState, decision: Sequence[Command], seeds: Sequence[int]) -> float:
+        """The mean final total of the player to move after the commands of ``decision``
+        (the player finishing the turn if they do not), over ``seeds``."""
         seat = state.current
         total = 0
         for seed in seeds:
             game = determinised(state, seed)
-            for command in move:
+            for command in decision:
                 game.execute(command)
             while not game.finished:
                 for command in self.rollout_bots[game.current_player].decide_move(game).commands():
@@ -243,18 +270,20 @@ def _analyse(
     only: int | None,
 ) -> Iterator[TurnAnalysis]:
     evaluator = Evaluator(header.players)
+    wipers = [GreedyBot(header.seed, seat) for seat in range(header.players)]
     for position in positions(events):
         state = position.state
         seat = state.current
         if only is not None and seat != only:
             continue
         seeds = future_seeds(header.game_id, position.turn, budget)
-        chosen = deciders(seat).decide_move(determinised(state, seeds[0]))
-        played = evaluator.expected_total(state, position.move, seeds)
-        if same_move(position.move, chosen):
+        position_copy = determinised(state, seeds[0])
+        chosen = bot_decision(deciders(seat), wipers[seat], position_copy, position.wipes_before)
+        played = evaluator.expected_total(state, position.commands, seeds)
+        if same_decision(position.commands, chosen):
             best = played
         else:
-            best = evaluator.expected_total(state, chosen.commands(), seeds)
+            best = evaluator.expected_total(state, commands_of(chosen), seeds)
         lost = round(max(0.0, best - played), 2)
         yield TurnAnalysis(
             game_id=header.game_id,
@@ -262,10 +291,10 @@ def _analyse(
             seat=seat,
             name=header.names[seat],
             seq=position.seq,
-            wipes=tuple(str(w) for w in position.wipes),
-            played=move_text(position.move),
+            kind=position.kind,
+            played=move_text(position.commands),
             played_points=round(played, 2),
-            best=move_text(chosen.commands()),
+            best=move_text(commands_of(chosen)),
             best_points=round(best, 2),
             lost=lost,
             tag=tag_of(lost),

@@ -1,4 +1,4 @@
-"""``cascadia analyse``: every move of a game log against an analysing bot's move.
+"""``cascadia analyse``: every decision of a game log against an analysing bot's.
 
 The log is audited in full first; a bad log ends the command with one line ``error:
 ...`` and exit code 1 before anything is analysed (:mod:`cascadia.bots.analysis`).
@@ -10,20 +10,24 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from cascadia.bots.analysis import DEFAULT_BOT, DEFAULT_BUDGET, TAGS, TurnAnalysis, analyse_log
+from cascadia.bots.analysis import DEFAULT_BOT, DEFAULT_BUDGET, MOVE, TAGS, TurnAnalysis, analyse_log
 from cascadia.cli.common import console, print_json
 
 INDENT = " " * 6
 
 
 def seat_summary(rows: list[TurnAnalysis]) -> list[str]:
-    """Two lines per seat: its moves and mean points lost, then how many of each tag."""
+    """Two lines per seat: its decisions and mean points lost, then how many of each tag."""
     lines = []
     for seat in sorted({row.seat for row in rows}):
         mine = [row for row in rows if row.seat == seat]
         mean = sum(row.lost for row in mine) / len(mine)
+        moves = sum(row.kind == MOVE for row in mine)
+        others = f" + {len(mine) - moves} other" if len(mine) > moves else ""
         counts = ", ".join(f"{tag} {sum(row.tag == tag for row in mine)}" for tag, _ in reversed(TAGS))
-        lines.append(f"seat {seat} {mine[0].name[:30]}: {len(mine)} moves, {mean:.2f} points lost a move")
+        lines.append(
+            f"seat {seat} {mine[0].name[:20]}: {moves} moves{others}, {mean:.2f} points lost a decision"
+        )
         lines.append(f"{INDENT}{counts}")
     return lines
 
@@ -34,8 +38,6 @@ def print_row(row: TurnAnalysis) -> None:
         f"{row.best_points:>7.2f} {row.lost:>6.2f}  {row.tag or ''}",
         markup=False,
     )
-    for wipe in row.wipes:
-        console.print(f"{INDENT}wiped:  {wipe}", markup=False)
     console.print(f"{INDENT}played: {row.played}", markup=False)
     if row.best != row.played:
         console.print(f"{INDENT}bot:    {row.best}", markup=False)
@@ -51,11 +53,11 @@ def analyse(
     ] = DEFAULT_BUDGET,
     seat: Annotated[int | None, typer.Option("--seat", help="Analyse this seat's moves only.")] = None,
     json_output: Annotated[
-        bool, typer.Option("--json", help="One JSON object per move (JSON lines).")
+        bool, typer.Option("--json", help="One JSON object per decision (JSON lines).")
     ] = False,
 ) -> None:
-    """Judge every move of a game: expected final points of the move played and of
-    the bot's move, the points lost, and a tag.
+    """Judge every decision of a game (each wipe and each move): expected final
+    points of the decision made and of the bot's, the points lost, and a tag.
 
     Expected points are means over determinised futures (the hidden draws re-sampled
     from what is unrevealed, seeded by the game id: never the log's own draws), the
@@ -68,8 +70,8 @@ def analyse(
             print_json(row.to_dict())
         return
     console.print(
-        f"game {header.game_id}, analysed by {bot[:20]} ({budget} futures a move)\n"
-        "points: expected final totals of the move played and of the bot's move",
+        f"game {header.game_id}, analysed by {bot[:20]} (futures: {budget})\n"
+        "points: expected final totals of the decision made and of the bot's",
         markup=False,
     )
     heading = f"{'turn':>4} {'seat':>4} {'name':<12} {'played':>7} {'bot':>7} {'lost':>6}  tag"

@@ -233,7 +233,10 @@ def check_analysis(rows: Sequence[Mapping[str, Any]], data: Mapping[str, Any]) -
             raise ReplayError(f"{where}: points lost {lost!r} is not a number >= 0")
         if row["tag"] is not None and row["tag"] not in TAG_COLOURS:
             raise ReplayError(f"{where}: unknown tag {row['tag']!r}")
-        notes.append({key: row[key] for key in NOTE_FIELDS})
+        kind = row.get("kind", "move")  # rows written before wipes were judged are moves
+        if not isinstance(kind, str) or not 0 < len(kind) <= 20:
+            raise ReplayError(f"{where}: kind of decision {kind!r} is not a short name")
+        notes.append({**{key: row[key] for key in NOTE_FIELDS}, "kind": kind})
     return notes
 
 

@@ -139,7 +139,7 @@ function showNotes(s, i) {
   const notes = i > 0 && s.complete ? NOTES.filter((n) => n.turn === s.turn) : [];
   box.replaceChildren(...notes.map((n) => {
     const p = text("p", "", `note${n.tag ? ` tag-${n.tag}` : ""}`);
-    p.append(text("b", n.tag || "good move"), ` ${who(n.seat)}: ${n.lost} points lost \u00b7 played ${n.played} `
+    p.append(text("b", n.tag || `good ${n.kind}`), ` ${who(n.seat)}: ${n.lost} points lost \u00b7 played ${n.played} `
       + `(${n.played_points}) \u00b7 bot ${n.best} (${n.best_points})`);
     return p;
   }));

@@ -1,15 +1,18 @@
-"""Move analysis (``cascadia analyse``): a row per move, a bot judged by itself loses
-nothing, tags by the documented thresholds, deterministic, never reads the log's future
-draws, and a tampered log is refused."""
+"""Move analysis (``cascadia analyse``): a row per decision (each wipe and each move), a
+bot judged by itself loses nothing, tags by the documented thresholds, deterministic,
+never reads the log's future draws, and a tampered log is refused."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from cascadia.bots.analysis import (
+    MOVE,
     TAGS,
+    WIPE,
     Evaluator,
     analyse_log,
     future_seeds,
@@ -19,8 +22,9 @@ from cascadia.bots.analysis import (
 from cascadia.bots.registry import play_game
 from cascadia.domain import events as ev
 from cascadia.domain.errors import InvalidOptionError
+from cascadia.replays.audit import verify
 from cascadia.replays.errors import ReplayError
-from cascadia.replays.format import LogHeader, write_log
+from cascadia.replays.format import LogHeader, open_log, write_log
 from cascadia.replays.scores import final_score_sheet
 
 
@@ -47,21 +51,30 @@ def mixed_rows(logs: dict[str, Path]) -> list[dict]:
     return [row.to_dict() for row in rows]
 
 
-def test_every_move_gets_a_row_in_game_order(logs, mixed_rows):
-    assert [row["turn"] for row in mixed_rows] == list(range(1, 41))
-    first = mixed_rows[0]["seat"]
-    assert [row["seat"] for row in mixed_rows] == [(first + t) % 2 for t in range(40)]
+def test_every_decision_gets_a_row_in_game_order(logs, mixed_rows):
+    moves = [row for row in mixed_rows if row["kind"] == MOVE]
+    assert [row["turn"] for row in moves] == list(range(1, 41))
+    first = moves[0]["seat"]
+    assert [row["seat"] for row in moves] == [(first + t) % 2 for t in range(40)]
+    assert [row["seq"] for row in mixed_rows] == sorted(row["seq"] for row in mixed_rows)
+    wipes = [row for row in mixed_rows if row["kind"] == WIPE]
+    assert wipes and all(row["played"] == "wipe3" or row["played"].startswith("nature wipe") for row in wipes)
     _, seat_rows = analyse_log(logs["mixed"], budget=1, seat=1)
     assert [row.to_dict() for row in seat_rows] == [r for r in mixed_rows if r["seat"] == 1]
 
 
-def test_the_moves_are_the_logs_decisions(logs):
-    from cascadia.replays.audit import verify
-    from cascadia.replays.format import open_log
-
+def test_the_decisions_are_the_logs(logs):
     with open_log(logs["mixed"]) as reader:
         _, events = verify(reader)
-    moves = list(positions(events))
+    decisions = list(positions(events))
+    wiped = [
+        e
+        for e in events
+        if (isinstance(e, ev.OverpopulationWiped) and not e.mandatory)
+        or (isinstance(e, ev.NatureTokenSpent) and e.action == "wipe")
+    ]
+    assert sum(d.kind == WIPE for d in decisions) == len(wiped) > 0
+    moves = [d for d in decisions if d.kind == MOVE]
     assert len(moves) == sum(isinstance(e, ev.TurnEnded) for e in events)
     taken = [e for e in events if isinstance(e, ev.PairTaken)]
     assert [(m.state.current, m.seq <= t.originator_version) for m, t in zip(moves, taken, strict=True)] == [
@@ -70,10 +83,32 @@ def test_the_moves_are_the_logs_decisions(logs):
 
 
 def test_the_greedy_judged_by_itself_loses_nothing(logs):
+    """Its wipes too: the analysis decides a wipe by the greedy's own rule."""
     _, rows = analyse_log(logs["greedy"], "greedy", budget=1)
     rows = list(rows)
-    assert len(rows) == 40
+    assert sum(row.kind == MOVE for row in rows) == 40 and sum(row.kind == WIPE for row in rows) >= 3
     assert all(row.lost == 0 and row.tag is None and row.best == row.played for row in rows)
+
+
+def test_a_declined_wipe_is_the_bots_decision_valued_over_the_futures_draws(logs, mixed_rows):
+    """Where the random seat moved but the greedy's rule would have wiped, the bot's
+    decision is that wipe, valued as the wipe (drawn in each future) and the rest."""
+    from cascadia.domain.commands import parse
+
+    declined = [
+        row
+        for row in mixed_rows
+        if row["kind"] == MOVE and (row["best"] == "wipe3" or row["best"].startswith("nature wipe"))
+    ]
+    assert declined
+    with open_log(logs["mixed"]) as reader:
+        audit, events = verify(reader)
+    at = {p.seq: p for p in positions(events)}
+    evaluator = Evaluator(2)
+    for row in declined:
+        position = at[row["seq"]]
+        seeds = future_seeds(audit.header.game_id, position.turn, 1)
+        assert evaluator.expected_total(position.state, [parse(row["best"])], seeds) == row["best_points"]
 
 
 def test_the_search_bot_judged_by_itself_loses_nothing(logs):
@@ -111,17 +146,14 @@ def test_the_analysis_is_deterministic(logs, mixed_rows):
 def test_the_futures_never_read_the_logs_draws(logs):
     """The value of a move does not depend on the game's seed (its real future draws):
     only on the futures seeded by the game id and the turn."""
-    from cascadia.replays.audit import verify
-    from cascadia.replays.format import open_log
-
     with open_log(logs["mixed"]) as reader:
         audit, events = verify(reader)
     position = list(positions(events))[10]
     seeds = future_seeds(audit.header.game_id, position.turn, 3)
     evaluator = Evaluator(2)
-    value = evaluator.expected_total(position.state, position.move, seeds)
+    value = evaluator.expected_total(position.state, position.commands, seeds)
     position.state.seed = position.state.seed ^ 0xFFFF
-    assert evaluator.expected_total(position.state, position.move, seeds) == value
+    assert evaluator.expected_total(position.state, position.commands, seeds) == value
     assert future_seeds(audit.header.game_id, position.turn, 3) == seeds
     assert future_seeds(audit.header.game_id, position.turn + 1, 3) != seeds
 
@@ -151,6 +183,6 @@ def test_the_command_prints_80_columns_or_json_lines(logs, mixed_rows, cli):
     code, out, _ = cli("analyse", str(logs["mixed"]), "--budget", "1", home=False)
     assert code in (0, None)
     assert max(map(len, out.splitlines())) <= 80
-    assert "seat 1 random: 20 moves" in out
+    assert re.search(r"seat 1 random: 20 moves \+ \d+ other, [\d.]+ points lost a decision", out)
     code, out, _ = cli("analyse", str(logs["mixed"]), "--budget", "1", "--json", home=False)
     assert [json.loads(line) for line in out.splitlines()] == mixed_rows
