@@ -256,7 +256,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     def move_bots(game_id: UUID) -> None:
         """Let the bots move (after the answer is sent); wake this process's streams;
         once the game is over, settle it on its map (recorded, the bots' marks)."""
-        version = service.run_bots(game_id)
+        version = service.run_bots(game_id, maps.bot_for_turn)
         if version is not None:
             hub.poke(game_id, version)
         maps.settle(game_id)

@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID, uuid4
 
+from cascadia.bots.base import Bot
 from cascadia.bots.registry import BOTS, bot_for_turn, is_bot_name
 from cascadia.domain.commands import from_dict
 from cascadia.domain.errors import CommandFormatError, IllegalMoveError, InvalidOptionError
 from cascadia.domain.game import MAX_PLAYERS, Game
 from cascadia.domain.options import RESTRICTIONS, GameOptions
+from cascadia.domain.state import GameState
 from cascadia.replays.commitment import SALT_BYTES, SCHEME, seed_commitment
 from cascadia.replays.format import LogHeader, encode_log
 from cascadia.replays.scores import final_score_sheet
@@ -286,15 +288,17 @@ class GameService:
     def bot_due(self, game: Game, record: ServerGameOpened) -> bool:
         return not game.finished and record.kinds[game.state.current] != HUMAN
 
-    def run_bots(self, game_id: UUID) -> int | None:
+    def run_bots(self, game_id: UUID, bot_for: Callable[[UUID, GameState], Bot] | None = None) -> int | None:
         """Let the bots play while it is a bot's turn, one stored turn at a time; returns
-        the game's version if they moved. Another process doing the same is harmless: the
-        loser of a race stops."""
+        the game's version if they moved. ``bot_for`` makes the bot of a turn (default:
+        :func:`bot_for_turn`). Another process doing the same is harmless: the loser of a
+        race stops."""
         record = self.record(game_id)
         game = self.store.game(game_id)
         moved = None
         while self.bot_due(game, record):
-            bot_for_turn(game.state).play_turn(game)
+            bot = bot_for_turn(game.state) if bot_for is None else bot_for(game_id, game.state)
+            bot.play_turn(game)
             try:
                 self.store.append(game)
             except GameConflictError:

@@ -16,6 +16,7 @@ import logging
 from typing import Any
 from uuid import UUID
 
+from cascadia.application.campaign import open_standard
 from cascadia.application.maps import (
     MapNotFoundError,
     create_map,
@@ -24,9 +25,13 @@ from cascadia.application.maps import (
     mark_achievement,
     record_game,
 )
+from cascadia.bots.base import Bot
+from cascadia.bots.hunter_bot import HunterBot
 from cascadia.bots.marking import bot_mark
+from cascadia.bots.registry import bot_for_turn
 from cascadia.domain.achievement_map import AchievementMapError, GameFacts, MapPlayerError
 from cascadia.domain.options import GameOptions
+from cascadia.domain.state import GameState
 from cascadia.projections.achievement_progress import achievement_label, game_facts, map_progress
 from cascadia.projections.map_svg import map_svg
 from cascadia.server.games import HUMAN, GameService
@@ -106,7 +111,20 @@ class MapService:
         if problem is not None:
             raise Problem(422, "invalid-options", "Invalid game", problem)
 
-    # -- a game's marks -----------------------------------------------------------------
+    # -- a game's bots and marks --------------------------------------------------------
+
+    def bot_for_turn(self, game_id: UUID, state: GameState) -> Bot:
+        """The bot of the active seat; on a game for a map, a hunter seat pursues its map
+        player's open standard achievements, as in a simulated campaign
+        (:func:`~cascadia.application.campaign.open_standard`)."""
+        bot = bot_for_turn(state)
+        map_id = self.games.record(game_id).map_id
+        if map_id is not None and isinstance(bot, HunterBot):
+            path = load_map(self.store, map_id).state.paths.get(state.names[state.current])
+            if path is not None:
+                bot.pursue(open_standard(path))
+        return bot
+
 
     def settle(self, game_id: UUID) -> None:
         """Once a map's game is over: record it on the map, then let its bot winners

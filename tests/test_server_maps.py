@@ -219,3 +219,22 @@ def test_after_a_standard_game_the_winner_marks_only_what_they_met(api, monkeypa
     assert offered, "this seed's winner met no achievement: choose the seed by that too"
     done = mark(api, created["game_id"], ann, {"achievement": offered[0]})
     assert (done.status_code, done.json()["cell"]) == (200, 1)
+
+
+def test_a_hunter_seat_pursues_its_map_players_first_open_achievement(api, monkeypatch):
+    """As in a simulated campaign: the hunter of a game for a map aims at its map
+    player's first open standard achievement (RULES.md 8's order); off a map it has no
+    goal and plays as the greedy."""
+    from cascadia.projections.achievements import ACHIEVEMENTS
+
+    the_map = new_map(api, ["ann", "hunter"])
+    options = {"achievement_mode": "standard"}
+    seats = [{"name": "ann"}, {"bot": "hunter"}]
+    created = game_for_map(api, monkeypatch, the_map["map_id"], seats, 7, options)
+    plain = api.post("/api/games", json={"seats": seats, "options": options}).json()
+    maps, store = api.app.state.maps, api.app.state.service.store
+    for game, goal in ((created, next(iter(ACHIEVEMENTS))), (plain, None)):
+        game_id = UUID(game["game_id"])
+        state = store.game(game_id).state.copy()
+        state.current = 1  # the hunter's seat, whoever starts
+        assert maps.bot_for_turn(game_id, state).goal == goal
