@@ -132,7 +132,9 @@ class BatchColumns:
         game_id = str(state.game_id)
         self._add_game_row(game_id, state, sheet, len(events))
         achievements = [player_achievements(state, scored, seat) for seat in range(len(state.players))]
-        self._add_player_rows(game_id, state, sheet, achievements)
+        started = events[0]
+        bots = started.bots if isinstance(started, ev.GameStarted) else None
+        self._add_player_rows(game_id, state, sheet, achievements, bots or [None] * len(state.players))
         self._add_event_rows(len(self.game_ids), events)
         self.game_ids.append(game_id)
 
@@ -162,17 +164,27 @@ class BatchColumns:
             values.append(row[name])
 
     def _add_player_rows(
-        self, game_id: str, state: GameState, sheet: Sheet, achievements: list[list[str]]
+        self,
+        game_id: str,
+        state: GameState,
+        sheet: Sheet,
+        achievements: list[list[str]],
+        bots: Sequence[dict[str, Any] | None],
     ) -> None:
+        """One row per seat; ``bots``: each seat's recorded bot (``GameStarted.bots``)."""
         columns = self.columns[schema.PLAYERS]
         count = len(state.players)
         for seat, (player, score) in enumerate(zip(state.players, sheet["players"], strict=True)):
             placed = list(player.environment.wildlife.values())
+            bot = bots[seat] or {}
             row: dict[str, Any] = {
                 "game_id": game_id,
                 "seat": seat,
                 "turn_position": (seat - state.first_player) % count,
                 "name": player.name,
+                "bot": bot.get("name"),
+                "bot_version": bot.get("version"),
+                "bot_budget": bot.get("budget"),
                 "nature_earned": player.nature_earned,
                 "nature_spent": player.nature_spent,
                 "nature_left": score["nature_tokens"],

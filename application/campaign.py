@@ -33,10 +33,10 @@ from cascadia.application.store import GameStore
 from cascadia.bots.base import Bot
 from cascadia.bots.hunter_bot import HunterBot
 from cascadia.bots.marking import bot_mark
-from cascadia.bots.registry import check_bot_names, continue_game, make_bots
+from cascadia.bots.registry import bot_game_id, check_bot_names, continue_game, make_bots, recorded_bots
 from cascadia.domain.achievement_map import ACHIEVEMENT_MODES, STANDARD_MODE, MapState, PlayerPath
 from cascadia.domain.errors import InvalidOptionError
-from cascadia.domain.game import Game, derive_game_id
+from cascadia.domain.game import Game
 from cascadia.domain.options import RESTRICTIONS, GameOptions
 from cascadia.projections.achievements import ACHIEVEMENTS
 
@@ -119,10 +119,10 @@ def simulate_campaign(
         if mode is None:
             return
         options = mode_options(base, mode)
-        game_id = derive_game_id(seed, players, options)
+        game_id = bot_game_id(seed, players, options)
         stored = False
         if str(game_id) not in state.games:
-            game = Game.start(seed, players, options, game_id)
+            game = Game.start(seed, players, options, game_id, bots=recorded_bots(players))
             continue_game(game, seat_bots(state, players, seed))
             stored = store.save_new_game(game.collect_events())
             record_game(store, map_id, game_id)
@@ -140,6 +140,6 @@ def recorded_mode(state: MapState, seed: int, players: list[str], base: GameOpti
     """The mode in which the game of ``seed`` was already played for the map, if it was
     (a rerun of a campaign plays nothing twice: it keeps that game and its mode)."""
     for mode in ACHIEVEMENT_MODES:
-        if str(derive_game_id(seed, players, mode_options(base, mode))) in state.games:
+        if str(bot_game_id(seed, players, mode_options(base, mode))) in state.games:
             return mode
     return None

@@ -16,6 +16,7 @@ from uuid import UUID
 
 from cascadia.application.store import GameConflictError, GameStore
 from cascadia.bots.base import Bot
+from cascadia.bots.registry import recorded_bots
 from cascadia.domain.commands import Command
 from cascadia.domain.errors import CascadiaError
 from cascadia.domain.events import GameEvent
@@ -67,8 +68,10 @@ def start_game(
     """Set up a new game (RULES.md 3) and store its setup events; the game is returned.
 
     Raises :class:`GameAlreadyStoredError` (nothing written) when the game is stored
-    already, e.g. the same seed, seats and options started earlier."""
-    game = Game.start(seed, players, options, game_id)
+    already, e.g. the same seed, seats and options started earlier. Seats named like a
+    bot are played by it, and recorded so (``GameStarted.bots``)."""
+    bots = None if isinstance(players, int) else recorded_bots(players)
+    game = Game.start(seed, players, options, game_id, bots=bots)
     if not store.save_new_game(game.collect_events()):
         raise GameAlreadyStoredError(game.id)
     return game

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 from uuid import UUID
 
 from cascadia.bots.base import Bot
@@ -11,7 +12,7 @@ from cascadia.bots.hunter_bot import HunterBot
 from cascadia.bots.random_bot import RandomBot
 from cascadia.bots.search_bot import SearchBot
 from cascadia.domain.errors import InvalidOptionError
-from cascadia.domain.game import Game
+from cascadia.domain.game import Game, derive_game_id
 from cascadia.domain.options import RULES_VERSION, GameOptions
 from cascadia.domain.rng import MAX_SEED, draw
 from cascadia.domain.state import GameState
@@ -23,6 +24,11 @@ BOTS: dict[str, Callable[[int, int], Bot]] = {
     "hunter": HunterBot,
 }
 """Bot factories by name: ``factory(seed, seat) -> Bot``."""
+VERSIONS: dict[str, int] = {"random": 1, "greedy": 2, "search": 1, "hunter": 1}
+"""Each bot's version, recorded with every game it plays (``GameStarted.bots``) and part
+of a simulated game's id: raised whenever the bot would choose differently in the same
+game, so that games of two versions are two games and the analytics tell them apart.
+``greedy`` 2 values a move by its whole-board score and decides the wipes (issue 12)."""
 BOT_SEED_STREAM = b"cascadia-play/bot-turn/v1"
 BUDGETED: dict[str, Callable[[int, int, int], Bot]] = {
     "search": lambda seed, seat, iterations: SearchBot(seed, seat, iterations=iterations)
@@ -46,6 +52,29 @@ def bot_factory(name: str) -> Callable[[int, int], Bot] | None:
 def is_bot_name(name: str) -> bool:
     """Whether ``name`` names a bot (a seat so named is played by that bot)."""
     return bot_factory(name) is not None
+
+
+def bot_record(name: str) -> dict[str, Any] | None:
+    """What a game records of the seat called ``name`` (``GameStarted.bots``): the bot's
+    name, version and budget (``None`` when it takes none), or ``None`` for a person."""
+    if not is_bot_name(name):
+        return None
+    base, _, budget = name.partition("@")
+    return {"name": base, "version": VERSIONS[base], "budget": int(budget) if budget else None}
+
+
+def recorded_bots(names: Sequence[str]) -> list[dict[str, Any] | None] | None:
+    """Per seat, :func:`bot_record`; ``None`` when no seat is a bot."""
+    records = [bot_record(name) for name in names]
+    return records if any(record is not None for record in records) else None
+
+
+def bot_game_id(
+    seed: int, names: Sequence[str], options: GameOptions, rules_version: str = RULES_VERSION
+) -> UUID:
+    """The id of the game of ``seed`` that :func:`play_game` plays with these seats: derived
+    from the setup and the seats' bots (:func:`~cascadia.domain.game.derive_game_id`)."""
+    return derive_game_id(seed, names, options, rules_version, recorded_bots(names))
 
 
 def check_bot_names(names: Sequence[str]) -> None:
@@ -81,9 +110,11 @@ def play_game(
     rules_version: str = RULES_VERSION,
 ) -> Game:
     """Set up a game with one seat per bot (``game_id``: its id if already derived) under
-    ``rules_version`` and let the bots play it to the end."""
+    ``rules_version``, the bots recorded in its first event, and let them play it to the end."""
     bots = make_bots(bot_names, seed)
-    game = Game.start(seed, list(bot_names), options, game_id, rules_version=rules_version)
+    game = Game.start(
+        seed, list(bot_names), options, game_id, rules_version=rules_version, bots=recorded_bots(bot_names)
+    )
     continue_game(game, bots)
     return game
 

@@ -25,10 +25,10 @@ from multiprocessing.pool import AsyncResult, Pool
 from typing import Any, Protocol
 from uuid import UUID
 
-from cascadia.bots.registry import check_bot_names, play_game
+from cascadia.bots.registry import bot_game_id, check_bot_names, play_game
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.events import GameEvent
-from cascadia.domain.game import Game, check_setup, derive_game_id
+from cascadia.domain.game import Game, check_setup
 from cascadia.domain.options import GameOptions
 from cascadia.domain.rng import check_seed
 from cascadia.domain.state import GameState
@@ -184,7 +184,7 @@ class _Setup:
         """Each seed with its game id (derived here, once) and whether to skip it."""
         for seed in seeds:
             check_seed(seed)
-            game_id = derive_game_id(seed, self.names, self.options)
+            game_id = bot_game_id(seed, self.names, self.options)
             yield seed, game_id, skip(game_id)
 
     def play(self, seed: int, game_id: UUID) -> Played:

@@ -32,9 +32,13 @@ class DomainEvent:
         return type(self).__name__
 
     def payload(self) -> dict[str, Any]:
-        """The event's own fields as a plain dict (without id and version)."""
+        """The event's own fields as a plain dict (without id and version), an optional
+        field (:data:`OPTIONAL_FIELDS`) left out while it is ``None``."""
         data = dict(vars(self))
         del data["originator_id"], data["originator_version"]
+        for name in OPTIONAL_FIELDS.get(self.type, ()):
+            if data.get(name) is None:
+                data.pop(name, None)
         return data
 
 
@@ -56,6 +60,10 @@ class GameStarted(GameEvent):
     names: list[str]
     options: dict[str, Any]
     rules_version: str
+    bots: list[dict[str, Any] | None] | None = None
+    """Per seat, the bot that plays it (``{"name", "version", "budget"}``: a budget only
+    for a bot that takes one) or ``None`` for a person; ``None`` throughout (and left out)
+    when no seat is known to be a bot, as in every log written before it was recorded."""
 
 
 @dataclass(frozen=True)
@@ -280,6 +288,11 @@ EVENT_TYPES: dict[str, type[GameEvent]] = {
     )
 }
 """Every event class by its type name: the names used in logs and the event store."""
+
+OPTIONAL_FIELDS: dict[str, tuple[str, ...]] = {"GameStarted": ("bots",)}
+"""Fields added after the first logs were written: each is the last of its event's
+fields, defaults to ``None`` and is left out of a payload (and of a log record) while
+``None``, so the events of games without it keep their bytes."""
 
 PAYLOAD_FIELDS: dict[str, tuple[str, ...]] = {
     name: tuple(f.name for f in fields(cls))[2:] for name, cls in EVENT_TYPES.items()

@@ -60,6 +60,8 @@ from cascadia.domain.state import GameState, all_alike, evolve
 
 GAME_ID_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/games")
 MAX_PLAYERS = 4
+MAX_BOT_NAME = 40
+"""The longest bot name a game records (`GameStarted.bots`)."""
 NATURE_ACTIONS = ("free_choice", "wipe")
 
 
@@ -90,18 +92,50 @@ def check_setup(names: Sequence[str], options: GameOptions) -> None:
         )
 
 
+def check_bots(bots: object, players: int) -> None:
+    """Raise :class:`InvalidOptionError` unless ``bots`` is ``None`` or, per seat, ``None``
+    (a person) or ``{"name": str, "version": int, "budget": int | None}`` (the bot that
+    plays the seat, :attr:`~cascadia.domain.events.GameStarted.bots`)."""
+    if bots is None:
+        return
+    if not isinstance(bots, list) or len(bots) != players:
+        raise InvalidOptionError(f"bots lists one entry per seat ({players}), not {bots!r}"[:200])
+    for seat, bot in enumerate(bots):
+        if bot is None:
+            continue
+        if not isinstance(bot, dict) or set(bot) != {"name", "version", "budget"}:
+            raise InvalidOptionError(f"seat {seat}'s bot is {{name, version, budget}}, not {bot!r}"[:200])
+        name, version, budget = bot["name"], bot["version"], bot["budget"]
+        if not isinstance(name, str) or not 0 < len(name) <= MAX_BOT_NAME:
+            raise InvalidOptionError(f"seat {seat}'s bot name must be 1-{MAX_BOT_NAME} characters")
+        for field, value in (("version", version), ("budget", budget)):
+            if value is None and field == "budget":
+                continue
+            if type(value) is not int or value < 1:
+                raise InvalidOptionError(f"seat {seat}'s bot {field} must be a whole number >= 1")
+
+
 def derive_game_id(
-    seed: int, names: Sequence[str], options: GameOptions, rules_version: str = RULES_VERSION
+    seed: int,
+    names: Sequence[str],
+    options: GameOptions,
+    rules_version: str = RULES_VERSION,
+    bots: Sequence[dict[str, Any] | None] | None = None,
 ) -> UUID:
     """The id of a game that was given none: a UUIDv5 of its seed and setup, so that a
-    rerun of the same seed with the same seats, options and rules version is recognisably
-    the same game."""
-    setup = json.dumps(
-        {"seed": seed, "names": list(names), "options": options.to_dict(), "rules": rules_version},
-        sort_keys=True,
-        separators=(",", ":"),
-    )
-    return uuid5(GAME_ID_NAMESPACE, setup)
+    rerun of the same seed with the same seats, options, rules version and bots is
+    recognisably the same game (and another version of a bot plays another game). The
+    bots count only when recorded, so the ids of games without them stay as they were."""
+    setup: dict[str, Any] = {
+        "seed": seed,
+        "names": list(names),
+        "options": options.to_dict(),
+        "rules": rules_version,
+    }
+    if bots is not None:
+        setup["bots"] = list(bots)
+    text = json.dumps(setup, sort_keys=True, separators=(",", ":"))
+    return uuid5(GAME_ID_NAMESPACE, text)
 
 
 class _Draws:
@@ -182,10 +216,12 @@ class Game:
         options: GameOptions | None = None,
         game_id: UUID | None = None,
         rules_version: str = RULES_VERSION,
+        bots: list[dict[str, Any] | None] | None = None,
     ) -> Game:
         """Set up a new game (RULES.md 3) from ``seed``: ``players`` is a count or the
         seat names in seat order. ``rules_version`` is one of
-        :data:`~cascadia.domain.options.RULES_VERSIONS` (default: the newest)."""
+        :data:`~cascadia.domain.options.RULES_VERSIONS` (default: the newest). ``bots``:
+        the bot of each seat, recorded in ``GameStarted`` (see :func:`check_bots`)."""
         check_seed(seed)
         check_rules_version(rules_version)
         if isinstance(players, bool) or not isinstance(players, int | list | tuple):
@@ -193,12 +229,20 @@ class Game:
         names = [f"player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
         options = options or GameOptions()
         check_setup(names, options)
-        game_id = game_id or derive_game_id(seed, names, options, rules_version)
+        check_bots(bots, len(names))
+        game_id = game_id or derive_game_id(seed, names, options, rules_version, bots)
         game = cls(GameState(game_id))
-        game._setup(seed, names, options, rules_version)
+        game._setup(seed, names, options, rules_version, bots)
         return game
 
-    def _setup(self, seed: int, names: list[str], options: GameOptions, rules_version: str) -> None:
+    def _setup(
+        self,
+        seed: int,
+        names: list[str],
+        options: GameOptions,
+        rules_version: str,
+        bots: list[dict[str, Any] | None] | None,
+    ) -> None:
         self._emit(
             ev.GameStarted,
             seed=seed,
@@ -206,6 +250,7 @@ class Game:
             names=names,
             options=options.to_dict(),
             rules_version=rules_version,
+            bots=bots,
         )
         self._emit(ev.TileStackPrepared, size=stack_size(len(names), options))
         self._draw_cards(options)

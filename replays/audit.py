@@ -28,6 +28,7 @@ from cascadia.domain.options import RULES_VERSIONS, GameOptions
 from cascadia.replays.errors import AuditDivergence, ReplayError
 from cascadia.replays.format import (
     HEADER_FIELDS,
+    OPTIONAL_HEADER_FIELDS,
     LogHeader,
     LogReader,
     LogRecord,
@@ -67,6 +68,7 @@ def start_game(header: LogHeader, file: str) -> Game:
             options,
             game_id=header.game_id,
             rules_version=header.rules_version,
+            bots=header.bots,
         )
     except (CascadiaError, TypeError) as error:
         raise AuditDivergence(file, "header", None, "the header's game setup", f"invalid: {error}") from None
@@ -83,7 +85,7 @@ def game_id_problem(header: LogHeader, options: GameOptions) -> str | None:
     hash chain; no other kind of id is accepted."""
     version = header.game_id.version
     if version == DERIVED_ID_VERSION:
-        derived = derive_game_id(header.seed, header.names, options, header.rules_version)
+        derived = derive_game_id(header.seed, header.names, options, header.rules_version, header.bots)
         if header.game_id != derived:
             return f"the id derived from the seed, seats, options and rules is {derived}"
         return None
@@ -97,9 +99,9 @@ def header_difference(logged: LogHeader, engine: LogHeader) -> tuple[str, object
     the header of the game the engine sets up, as ``(field, logged, engine)``; ``None``
     when the log's header is the canonical one."""
     ours, theirs = logged.body(), engine.body()
-    for name in HEADER_FIELDS:
-        if canonical(ours[name]) != canonical(theirs[name]):
-            return name, ours[name], theirs[name]
+    for name in HEADER_FIELDS + OPTIONAL_HEADER_FIELDS:
+        if canonical(ours.get(name)) != canonical(theirs.get(name)):
+            return name, ours.get(name), theirs.get(name)
     return None
 
 

@@ -75,7 +75,9 @@ def diff_logs(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> LogDiff:
     result = LogDiff(str(a), str(b))
     with open_log(a) as reader_a, open_log(b) as reader_b:
         body_a, body_b = reader_a.header.body(), reader_b.header.body()
-        result.header = {k: (body_a[k], body_b[k]) for k in body_a if body_a[k] != body_b[k]}
+        result.header = {
+            k: (body_a.get(k), body_b.get(k)) for k in body_a | body_b if body_a.get(k) != body_b.get(k)
+        }
         turns_a = turns_b = 0
         for record_a, record_b in zip_longest(reader_a.records(), reader_b.records()):
             turns_a, turns_b = _turns(record_a, turns_a), _turns(record_b, turns_b)

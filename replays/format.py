@@ -35,6 +35,11 @@ MAGIC = b"\x89CASCADIA\r\n\x1a\n"
 """The first 13 bytes of every log (a PNG-style signature: detects text-mode damage)."""
 FORMAT_NAME = "cascadia-log"
 FORMAT_VERSION = 1
+"""The version of a log that records no bots: every log written before they were."""
+BOTS_FORMAT_VERSION = 2
+"""The version of a log that records its seats' bots: header key ``bots`` and the last
+field of ``GameStarted`` (replays/FORMAT.md, section 9); version 1 readers refuse it."""
+FORMAT_VERSIONS = (FORMAT_VERSION, BOTS_FORMAT_VERSION)
 EXTENSION = ".cascadia"
 MAX_FRAME = 1 << 20
 """The largest frame a reader accepts: 1 MiB."""
@@ -58,6 +63,8 @@ HEADER_FIELDS = (
     "cards",
     "second_cards",
 )
+OPTIONAL_HEADER_FIELDS = ("bots",)
+"""Header fields written only when set (after ``HEADER_FIELDS``): the seats' bots."""
 TRAILER_FIELDS = ("events", "head", "scores")
 
 # A frame is the two-element array [body, hash]: 0x92, the body, then bin 8 of 32 bytes.
@@ -103,8 +110,11 @@ def chain(previous: bytes, body: bytes) -> bytes:
 
 def record_body(event: GameEvent) -> list[Any]:
     """The body of an event's record: ``[sequence number, type name, field values]``,
-    the values in the order the event type declares its fields (:data:`PAYLOAD_FIELDS`)."""
-    return [event.originator_version, event.type, [getattr(event, f) for f in PAYLOAD_FIELDS[event.type]]]
+    the values in the order the event type declares its fields (:data:`PAYLOAD_FIELDS`),
+    an optional field left out while ``None`` (it is last: see ``GameEvent.payload``)."""
+    payload = event.payload()
+    values = [payload[f] for f in PAYLOAD_FIELDS[event.type] if f in payload]
+    return [event.originator_version, event.type, values]
 
 
 # -- header, records, trailer ------------------------------------------------------------
@@ -122,6 +132,8 @@ class LogHeader:
     cards: dict[str, str]
     second_cards: dict[str, str] | None = None
     version: int = FORMAT_VERSION
+    bots: list[dict[str, Any] | None] | None = None
+    """As ``GameStarted.bots``: per seat, the bot that plays it (when recorded)."""
 
     @property
     def players(self) -> int:
@@ -140,7 +152,7 @@ class LogHeader:
             "options": dict(self.options),
             "cards": dict(self.cards),
             "second_cards": None if self.second_cards is None else dict(self.second_cards),
-        }
+        } | ({} if self.bots is None else {"bots": list(self.bots)})
 
     @classmethod
     def from_events(cls, events: Iterable[GameEvent]) -> LogHeader:
@@ -160,6 +172,8 @@ class LogHeader:
                     rules_version=started.rules_version,
                     cards=dict(event.cards),
                     second_cards=None if event.second_cards is None else dict(event.second_cards),
+                    version=FORMAT_VERSION if started.bots is None else BOTS_FORMAT_VERSION,
+                    bots=None if started.bots is None else list(started.bots),
                 )
         raise ReplayError("a game's events must include GameStarted and ScoringCardsDrawn")
 
@@ -538,10 +552,11 @@ class LogReader:
         if not isinstance(value, dict) or value.get("format") != FORMAT_NAME:
             self._fail("version", f"the header does not name the format {FORMAT_NAME!r}", offset, 0)
         version = value.get("version")
-        if type(version) is not int or version != FORMAT_VERSION:
+        if type(version) is not int or version not in FORMAT_VERSIONS:
             self._fail(
                 "version",
-                f"unsupported format version {version!r} (this reader knows {FORMAT_VERSION})",
+                f"unsupported format version {version!r} (this reader knows "
+                f"{', '.join(map(str, FORMAT_VERSIONS))})",
                 offset,
                 0,
             )
@@ -560,6 +575,7 @@ class LogReader:
             cards=value["cards"],
             second_cards=value["second_cards"],
             version=value["version"],
+            bots=value.get("bots"),
         )
 
     # -- records and trailer -----------------------------------------------------------
@@ -630,10 +646,16 @@ class LogReader:
 
 
 def _header_problem(value: dict[str, Any]) -> str | None:
-    if set(value) != set(HEADER_FIELDS):
+    if set(value) - set(OPTIONAL_HEADER_FIELDS) != set(HEADER_FIELDS):
         missing = sorted(set(HEADER_FIELDS) - set(value))
-        extra = sorted(map(str, set(value) - set(HEADER_FIELDS)))
+        extra = sorted(map(str, set(value) - set(HEADER_FIELDS) - set(OPTIONAL_HEADER_FIELDS)))
         return f"fields: missing {missing}, unexpected {extra}"
+    if ("bots" in value) != (value["version"] == BOTS_FORMAT_VERSION):
+        return f"a version {BOTS_FORMAT_VERSION} header, and only one, holds the seats' bots"
+    if "bots" in value:
+        problem = type_problem(value["bots"], list[dict[str, Any] | None], "bots")
+        if problem:
+            return problem
     expected: dict[str, Any] = {
         "rules_version": str,
         "game_id": str,

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from cascadia.domain.events import EVENT_TYPES, PAYLOAD_FIELDS
+from cascadia.domain.events import EVENT_TYPES, OPTIONAL_FIELDS, PAYLOAD_FIELDS
 from cascadia.domain.options import GameOptions
 
 Checker = Callable[[Any, str], "str | None"]
@@ -106,15 +106,22 @@ def decode_payload(type_name: Any, values: Any) -> tuple[dict[str, Any], str | N
     """The payload of an event record from its field values (in declaration order), and
     why it is not a valid payload of event type ``type_name`` (``None`` when it is).
 
-    There must be exactly one value per field of the event, each of its declared type."""
+    There must be one value per field of the event, each of its declared type, except
+    that an optional field (:data:`~cascadia.domain.events.OPTIONAL_FIELDS`) is left out
+    while it is nil: written as nil, the record would not be in its one canonical form."""
     cls = EVENT_TYPES.get(type_name) if isinstance(type_name, str) else None
     if cls is None:
         return {}, f"unknown event type {type_name!r}"
     names = PAYLOAD_FIELDS[type_name]
-    if not isinstance(values, list) or len(values) != len(names):
+    required = len(names) - len(OPTIONAL_FIELDS.get(type_name, ()))
+    if not isinstance(values, list) or not required <= len(values) <= len(names):
         return {}, f"{type_name} needs a list of {len(names)} field value(s): {', '.join(names)}"
-    payload = dict(zip(names, values, strict=True))
+    payload = dict(zip(names, values, strict=False))
     for name, check in _payload_checkers(type_name):
+        if name not in payload:
+            continue
+        if name in OPTIONAL_FIELDS.get(type_name, ()) and payload[name] is None:
+            return payload, f"{type_name}.{name} is left out, not written as nil"
         problem = check(payload[name], f"{type_name}.{name}")
         if problem:
             return payload, problem

@@ -16,7 +16,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from cascadia.bots.base import Bot
-from cascadia.bots.registry import BOTS, bot_for_turn, is_bot_name
+from cascadia.bots.registry import BOTS, bot_for_turn, is_bot_name, recorded_bots
 from cascadia.domain.commands import from_dict
 from cascadia.domain.errors import CommandFormatError, IllegalMoveError, InvalidOptionError
 from cascadia.domain.game import MAX_PLAYERS, Game
@@ -133,7 +133,7 @@ class GameService:
         salt = secrets.token_bytes(SALT_BYTES)
         game_id = uuid4()
         try:
-            game = Game.start(seed, names, game_options_, game_id=game_id)
+            game = Game.start(seed, names, game_options_, game_id=game_id, bots=recorded_bots(names))
         except InvalidOptionError as error:
             raise _invalid_options(str(error)) from None
         tokens = [new_token() if kind == HUMAN else None for kind in kinds]

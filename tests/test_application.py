@@ -152,22 +152,22 @@ def test_simulate_and_store_checks_the_setup_before_storing(store):
 
 
 def test_simulate_derives_each_game_id_once_and_builds_no_extra_game(store, monkeypatch):
-    import cascadia.bots.simulation as simulation
+    import cascadia.bots.registry as registry
     import cascadia.domain.game as game_module
 
     derived: list[int] = []
     started: list[int] = []
     derive, start = game_module.derive_game_id, game_module.Game.start.__func__  # type: ignore[attr-defined]
 
-    def counting_derive(seed, names, options):
+    def counting_derive(seed, names, options, *args):
         derived.append(seed)
-        return derive(seed, names, options)
+        return derive(seed, names, options, *args)
 
     def counting_start(cls, seed, *args, **kwargs):
         started.append(seed)
         return start(cls, seed, *args, **kwargs)
 
-    monkeypatch.setattr(simulation, "derive_game_id", counting_derive)
+    monkeypatch.setattr(registry, "derive_game_id", counting_derive)
     monkeypatch.setattr(game_module, "derive_game_id", counting_derive)
     monkeypatch.setattr(game_module.Game, "start", classmethod(counting_start))
     list(simulate_and_store(store, range(3), ["random", "greedy"], GameOptions()))

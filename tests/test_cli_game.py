@@ -9,7 +9,7 @@ from uuid import UUID
 
 import pytest
 from cascadia.application.store import GameStore
-from cascadia.domain.game import derive_game_id
+from cascadia.bots.registry import bot_game_id
 from cascadia.domain.options import GameOptions
 
 
@@ -41,7 +41,7 @@ def test_simulate_json_prints_one_object_per_game(cli):
     rows = [json.loads(line) for line in out.splitlines()]
     names = ["random"] * 3
     assert [{k: row[k] for k in ("id", "seed", "players")} for row in rows] == [
-        {"id": str(derive_game_id(seed, names, GameOptions())), "seed": seed, "players": names}
+        {"id": str(bot_game_id(seed, names, GameOptions())), "seed": seed, "players": names}
         for seed in (5, 6)
     ]
     assert all(len(row["scores"]) == 3 and row["winners"] for row in rows)

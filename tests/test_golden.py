@@ -10,6 +10,11 @@ each played under its own version (``cascadia-rules-1`` returns the tokens an
 overpopulation sets aside after each single wipe, ``cascadia-rules-2`` only once it is
 resolved, RULES.md 4.1). Golden *logs* of each version, written from fixed seeds, must
 still pass audit, replay, rerun and import as judged by the version they name.
+
+The pinned games are played as they were before games recorded their bots
+(``GameStarted.bots``): a game set up without them keeps every byte, which is what an
+old log is. A game that records them differs in its first event (and its derived id)
+only, which is tested, and its own golden log is pinned too.
 """
 
 from __future__ import annotations
@@ -19,8 +24,8 @@ import json
 from dataclasses import replace
 
 import pytest
-from cascadia.bots.registry import play_game
-from cascadia.domain.game import derive_game_id
+from cascadia.bots.registry import VERSIONS, bot_game_id, continue_game, make_bots, play_game
+from cascadia.domain.game import Game, derive_game_id
 from cascadia.domain.options import RULES_V1, RULES_V2, RULES_VERSION, GameOptions
 from cascadia.replays.errors import AuditDivergence
 from cascadia.replays.format import LogHeader, encode_log
@@ -28,10 +33,17 @@ from cascadia.replays.scores import final_score_sheet
 from test_replays_helpers import audit_bytes, rechain
 
 
+def play_unrecorded(seed: int, bots: list[str], options: GameOptions, rules_version: str) -> Game:
+    """The game :func:`play_game` plays, set up without recording its bots (as every game
+    was before ``GameStarted.bots``)."""
+    game = Game.start(seed, bots, options, rules_version=rules_version)
+    return continue_game(game, make_bots(bots, seed))
+
+
 def event_digest(seed: int, bots: list[str], options: GameOptions, rules_version: str) -> str:
     """SHA-256 of the game's events as canonical JSON lines (type, version, payload)."""
     digest = hashlib.sha256()
-    for event in play_game(seed, bots, options, rules_version=rules_version).collect_events():
+    for event in play_unrecorded(seed, bots, options, rules_version).collect_events():
         line = [event.type, event.originator_version, event.payload()]
         digest.update(json.dumps(line, sort_keys=True, separators=(",", ":")).encode() + b"\n")
     return digest.hexdigest()
@@ -98,36 +110,65 @@ def test_new_games_are_played_under_rules_version_2() -> None:
     assert event_digest(seed, bots, options, RULES_VERSION) == expected
 
 
+@pytest.mark.parametrize(("seed", "bots", "options", "expected"), GOLDEN_RULES_2[2:4])
+def test_a_game_records_its_bots_in_its_first_event_and_nothing_else_changes(
+    seed, bots, options, expected
+) -> None:
+    """Name, version and budget of each seat's bot (issue 12: tournaments), in the first
+    event and the derived id; every other event is the pinned game's."""
+    recorded = play_game(seed, bots, options).collect_events()
+    unrecorded = play_unrecorded(seed, bots, options, RULES_V2).collect_events()
+    assert recorded[0].bots == [{"name": b, "version": VERSIONS[b], "budget": None} for b in bots]
+    assert "bots" not in unrecorded[0].payload()
+    assert recorded[0].payload() == {**unrecorded[0].payload(), "bots": recorded[0].bots}
+    assert [(e.type, e.payload()) for e in recorded[1:]] == [(e.type, e.payload()) for e in unrecorded[1:]]
+    assert recorded[0].originator_id == bot_game_id(seed, bots, options) != unrecorded[0].originator_id
+    assert play_game(seed, ["search@3", *bots[1:]], options).collect_events()[0].bots[0] == {
+        "name": "search",
+        "version": VERSIONS["search"],
+        "budget": 3,
+    }
+
+
 # -- golden logs of each version: audit, replay, rerun, import ---------------------------------
 
+WITH_BOTS = "cascadia-rules-2, bots recorded"
 GOLDEN_LOGS = {
     RULES_V1: "42a4d689810108fd63ee1266424345e94fd8c2c2302ad9f62676076faf2a0649",
     RULES_V2: "94ca8040ba265f5e87d351612f0161e7c1f233979cf8180922b60bae34391d95",
+    WITH_BOTS: "72429b224fb5eb0ab315c167abe52d364960ba3aaf99d507385ddada2d50354b",
 }
 """SHA-256 of the log of seed 5 (four random bots) written under each version. The
-rules-1 log is byte for byte the one the engine wrote before version 2 existed."""
+rules-1 log is byte for byte the one the engine wrote before version 2 existed, the
+rules-2 log the one it wrote before games recorded their bots; the third is the same
+game as :func:`play_game` plays it now, its bots in the header and the first event."""
 
 
-def golden_log(rules_version: str) -> bytes:
-    game = play_game(5, ["random"] * 4, GameOptions(), rules_version=rules_version)
+def golden_log(label: str) -> bytes:
+    args = (5, ["random"] * 4, GameOptions())
+    if label == WITH_BOTS:
+        game = play_game(*args, rules_version=RULES_V2)
+    else:
+        game = play_unrecorded(*args, rules_version=label)
     events = game.collect_events()
     return encode_log(LogHeader.from_events(events), events, final_score_sheet(game.state))
 
 
 @pytest.fixture(scope="module")
 def logs() -> dict[str, bytes]:
-    return {version: golden_log(version) for version in (RULES_V1, RULES_V2)}
+    return {label: golden_log(label) for label in GOLDEN_LOGS}
 
 
-@pytest.mark.parametrize("version", [RULES_V1, RULES_V2])
-def test_golden_logs_are_the_same_everywhere(logs, version) -> None:
-    assert hashlib.sha256(logs[version]).hexdigest() == GOLDEN_LOGS[version]
+@pytest.mark.parametrize("label", list(GOLDEN_LOGS))
+def test_golden_logs_are_the_same_everywhere(logs, label) -> None:
+    assert hashlib.sha256(logs[label]).hexdigest() == GOLDEN_LOGS[label]
 
 
-@pytest.mark.parametrize("version", [RULES_V1, RULES_V2])
-def test_golden_logs_pass_audit_under_their_own_version(logs, version) -> None:
-    events = audit_bytes(logs[version])
-    assert events[0].rules_version == version
+@pytest.mark.parametrize("label", list(GOLDEN_LOGS))
+def test_golden_logs_pass_audit_under_their_own_version(logs, label) -> None:
+    events = audit_bytes(logs[label])
+    assert events[0].rules_version == (RULES_V2 if label == WITH_BOTS else label)
+    assert (events[0].bots is not None) == (label == WITH_BOTS)
 
 
 def as_version(data: bytes, version: str) -> bytes:
@@ -164,10 +205,11 @@ def test_a_log_naming_an_unknown_version_is_refused(logs) -> None:
     assert "cascadia-rules-9" in str(raised.value) and RULES_V1 in str(raised.value)
 
 
-@pytest.mark.parametrize("version", [RULES_V1, RULES_V2])
-def test_golden_logs_replay_rerun_and_import_under_their_own_version(cli, tmp_path, logs, version) -> None:
-    path = tmp_path / f"{version}.cascadia"
-    path.write_bytes(logs[version])
+@pytest.mark.parametrize("label", list(GOLDEN_LOGS))
+def test_golden_logs_replay_rerun_and_import_under_their_own_version(cli, tmp_path, logs, label) -> None:
+    version = RULES_V2 if label == WITH_BOTS else label
+    path = tmp_path / "game.cascadia"
+    path.write_bytes(logs[label])
     code, out, err = cli("audit", str(path), home=False)
     assert code == 0, err
     code, out, err = cli("replay", str(path), "--json", home=False)
@@ -176,13 +218,13 @@ def test_golden_logs_replay_rerun_and_import_under_their_own_version(cli, tmp_pa
     assert final["state"]["rules_version"] == version and final["finished"]
     code, out, err = cli("rerun", str(path), "-o", str(tmp_path / "again.cascadia"), home=False)
     assert code == 0, err
-    assert (tmp_path / "again.cascadia").read_bytes() == logs[version]
+    assert (tmp_path / "again.cascadia").read_bytes() == logs[label]
     code, out, err = cli("import", str(path))
     assert code == 0, err
     code, out, err = cli("export", "--all", "-o", str(tmp_path / "out"))
     assert code == 0, err
     (exported,) = (tmp_path / "out").iterdir()
-    assert exported.read_bytes() == logs[version]
+    assert exported.read_bytes() == logs[label]
 
 
 @pytest.mark.parametrize("command", ["audit", "replay", "rerun", "import"])

@@ -11,10 +11,9 @@ import pytest
 from cascadia.application.simulation import store_games
 from cascadia.application.store import GameStore
 from cascadia.application.transcoder import MsgpackTranscoder
-from cascadia.bots.registry import play_game
+from cascadia.bots.registry import bot_game_id, play_game
 from cascadia.bots.simulation import Shard, final_state_and_sheet, parse_seed_range, simulate_games
 from cascadia.domain.errors import InvalidOptionError
-from cascadia.domain.game import derive_game_id
 from cascadia.domain.options import GameOptions
 from cascadia.projections.game_scores import score_state
 from eventsourcing.persistence import Mapper
@@ -53,7 +52,7 @@ def test_seed_ranges():
 
 def test_workers_yield_the_same_games_in_seed_order():
     seeds = [3, 1, 4, 15, 9, 2, 6, 5, 35, 8]
-    skipped = {derive_game_id(4, NAMES, GameOptions()), derive_game_id(35, NAMES, GameOptions())}
+    skipped = {bot_game_id(4, NAMES, GameOptions()), bot_game_id(35, NAMES, GameOptions())}
     common = {"skip": skipped.__contains__, "summarize": final_state_and_sheet, "mapper": msgpack_mapper()}
     one = list(simulate_games(seeds, NAMES, GameOptions(), workers=1, **common))
     two = list(simulate_games(seeds, NAMES, GameOptions(), workers=2, batch=3, **common))

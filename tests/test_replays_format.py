@@ -175,10 +175,10 @@ def test_reordered_removed_duplicated_and_spliced_records():
 def test_unknown_format_version():
     events = game_events(1)
     header = LogHeader.from_events(events)
-    future = replace(header, version=2)
+    future = replace(header, version=3)
     error = format_error(fmt.encode_log(future, events, None))
     assert (error.kind, error.record) == ("version", 0)
-    assert "unsupported format version 2" in str(error)
+    assert "unsupported format version 3 (this reader knows 1, 2)" in str(error)
 
 
 def test_not_our_format_name():

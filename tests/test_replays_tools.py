@@ -84,7 +84,7 @@ def test_import_refuses_a_different_game_under_the_same_id(tmp_path):
     import_log(store, write(tmp_path / "g.cascadia", data))
     # the same id and seed with other (legal) decisions: a different valid game
     events = game_events(2)
-    game = Game.start(11, ["random", "random"], game_id=events[0].originator_id)
+    game = Game.start(11, ["random", "random"], game_id=events[0].originator_id, bots=events[0].bots)
     game.take(0)
     q, r = game.legal_tile_positions()[0]
     game.place_tile(q, r, 0)
@@ -154,7 +154,8 @@ def test_what_if_keeps_the_turns_before_and_is_reproducible(tmp_path):
     assert [e.payload() for e in new[1:end_of_20]] == [e.payload() for e in original[1:end_of_20]]
     diff = diff_logs(source, tmp_path / "a.cascadia")
     assert diff.first_seq is not None and diff.first_seq > end_of_20
-    assert set(diff.header) == {"game_id", "names"}
+    # a what-if's seats are no bot's (it records none): the header says so too
+    assert set(diff.header) == {"game_id", "names", "bots"} and diff.header["bots"][1] is None
 
 
 def test_what_if_rejects_bad_turns_and_bots(tmp_path):

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from cascadia.application.game_logs import export_game, import_log
 from cascadia.application.store import GameStore
-from cascadia.bots.registry import play_game
+from cascadia.bots.registry import bot_game_id, play_game
 from cascadia.domain import events as ev
 from cascadia.domain.game import Game, derive_game_id
 from cascadia.domain.options import RESTRICTIONS, GameOptions
@@ -63,7 +63,7 @@ def test_variant_game_round_trips_through_store_and_log(tmp_path, stores, label,
     started = events[0]
     assert isinstance(started, ev.GameStarted)
     assert started.options == game_options.to_dict()
-    assert game.id == derive_game_id(13, ["random"] * players, game_options)
+    assert game.id == bot_game_id(13, ["random"] * players, game_options)
     assert Game.replay(events).state == live
 
     first.save_events(events)
@@ -121,7 +121,7 @@ def relabelled(events: list[ev.GameEvent], **changes: Any) -> bytes:
     started = events[0]
     options = {**started.options, **changes}
     game_id = derive_game_id(
-        started.seed, started.names, GameOptions.from_dict(options), started.rules_version
+        started.seed, started.names, GameOptions.from_dict(options), started.rules_version, started.bots
     )
     forged = [dataclasses.replace(started, options=options, originator_id=game_id), *events[1:]]
     return encode_log(LogHeader.from_events(forged), forged, final_score_sheet(Game.replay(events).state))
