@@ -75,7 +75,12 @@ def describe_event(event: ev.GameEvent, names: Sequence[str], view: Mapping[str,
     e: Any = event
     if isinstance(event, ev.GameStarted):
         seed = f" with seed {e.seed}" if view is None or "seed" in view else ""
-        return f"Game started{seed}: {', '.join(e.names)}."
+        bots = e.bots or [None] * len(e.names)
+        seats = [
+            name if bot is None else f"{name} (bot v{bot['version']})"
+            for name, bot in zip(e.names, bots, strict=True)
+        ]
+        return f"Game started{seed}: {', '.join(seats)}."
     if isinstance(event, ev.TileStackPrepared):
         return f"The stack holds {e.size} tiles."
     if isinstance(event, ev.ScoringCardsDrawn):

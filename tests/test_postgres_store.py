@@ -197,7 +197,7 @@ def test_every_cli_command_on_the_configured_store(cascadia, database_url, tmp_p
     assert code == 0, err
     code, out, _ = cascadia("simulate", "-n", "3", "-p", "2", "--seed", "40", env=env)
     assert code == 0 and out.strip().startswith("1 game(s) stored, 2 already stored")
-    assert out.strip().splitlines()[0].endswith(GameStore(env=env).location)
+    assert f"store: {GameStore(env=env).location}" in out.strip().splitlines()
     code, out, _ = cascadia("games", "--json", env=env)
     listed = [json.loads(line) for line in out.splitlines()]
     assert sorted(row["seed"] for row in listed) == [40, 41, 42]

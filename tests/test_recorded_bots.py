@@ -124,3 +124,11 @@ def test_the_analytics_players_table_holds_each_seats_bot(cli) -> None:
         {"name": "greedy", "bot": "greedy", "bot_version": GREEDY["version"], "bot_budget": None},
         {"name": "search@2", "bot": "search", "bot_version": registry.VERSIONS["search"], "bot_budget": 2},
     ]
+
+
+def test_the_first_event_is_described_with_each_bots_version() -> None:
+    from cascadia.projections.describe import describe_event
+
+    started = Game.start(1, ["ann", "search@2"], bots=recorded_bots(["ann", "search@2"])).collect_events()[0]
+    version = registry.VERSIONS["search"]
+    assert describe_event(started, started.names).endswith(f": ann, search@2 (bot v{version}).")

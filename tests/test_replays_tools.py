@@ -154,8 +154,8 @@ def test_what_if_keeps_the_turns_before_and_is_reproducible(tmp_path):
     assert [e.payload() for e in new[1:end_of_20]] == [e.payload() for e in original[1:end_of_20]]
     diff = diff_logs(source, tmp_path / "a.cascadia")
     assert diff.first_seq is not None and diff.first_seq > end_of_20
-    # a what-if's seats are no bot's (it records none): the header says so too
-    assert set(diff.header) == {"game_id", "names", "bots"} and diff.header["bots"][1] is None
+    # a what-if's seats are no bot's (it records none): a version 1 header
+    assert set(diff.header) == {"game_id", "names", "bots", "version"} and diff.header["bots"][1] is None
 
 
 def test_what_if_rejects_bad_turns_and_bots(tmp_path):

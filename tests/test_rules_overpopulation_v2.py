@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 from cascadia.application.store import GameStore
 from cascadia.bots.random_bot import RandomBot
-from cascadia.bots.registry import play_game
+from cascadia.bots.registry import play_game, recorded_bots
 from cascadia.domain import events as ev
 from cascadia.domain.components import WILDLIFE
 from cascadia.domain.errors import UnknownRulesVersionError
@@ -201,7 +201,7 @@ def test_a_stored_rules_1_game_keeps_playing_under_rules_1(tmp_path, clean_env):
     """A game created under version 1 and played on from the store, one turn at a time,
     is the game version 1 plays (seed 5 differs between the versions at event 74)."""
     store = GameStore(tmp_path)
-    game = Game.start(5, ["random"] * 4, rules_version=RULES_V1)
+    game = Game.start(5, ["random"] * 4, rules_version=RULES_V1, bots=recorded_bots(["random"] * 4))
     store.save_game(game)
     bots = [RandomBot(5, seat) for seat in range(4)]
     while not game.finished:
