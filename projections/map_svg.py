@@ -92,11 +92,12 @@ def _cell(player: dict[str, Any], index: int, colour: str, reachable: int) -> st
     )
 
 
-def map_svg(progress: dict[str, Any]) -> str:
-    """The map's paths as one SVG document (two paths side by side per row)."""
+def map_svg(progress: dict[str, Any], columns: int = COLUMNS) -> str:
+    """The map's paths as one SVG document, ``columns`` paths side by side per row (one
+    for a narrow screen, where two would shrink every cell by half)."""
     players = progress["players"]
-    rows = max(1, -(-len(players) // COLUMNS))
-    width = COLUMNS * BLOCK_WIDTH
+    rows = max(1, -(-len(players) // columns))
+    width = columns * BLOCK_WIDTH
     height = 36.0 + rows * BLOCK_HEIGHT
     parts = [
         f'<svg xmlns="{SVG_NAMESPACE}" viewBox="0 0 {width:.0f} {height:.0f}" width="{width:.0f}" '
@@ -109,7 +110,7 @@ def map_svg(progress: dict[str, Any]) -> str:
     if not players:
         parts.append(f'<text x="10" y="60" font-size="13" fill="{INK}">no players yet</text>')
     for n, player in enumerate(players):
-        row, column = divmod(n, COLUMNS)
+        row, column = divmod(n, columns)
         parts.append(f'<g transform="translate({column * BLOCK_WIDTH:.0f},{36 + row * BLOCK_HEIGHT:.0f})">')
         parts.extend(_path_block(player, progress["reachable"]))
         parts.append("</g>")

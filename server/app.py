@@ -380,16 +380,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                     401, "invalid-token", "Invalid ticket", "the stream ticket is not valid (or expired)"
                 )
             seat = ticket_seat
-        start = after or 0
-        if last_event_id is not None:
-            if not last_event_id.strip().isdigit():
-                raise Problem(400, "bad-request", "Bad request", "Last-Event-ID is an event version")
-            start = int(last_event_id)
-        return StreamingResponse(
-            _event_stream(service, hub, gid, seat, start),
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-        )
+        return _sse_response(_event_stream(service, hub, gid, seat, _resume_at(after, last_event_id)))
 
     @app.get("/api/games/{game_id}/score")
     def score(game_id: str, authorization: Authorization = None) -> JSONResponse:
@@ -427,10 +418,22 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     def read_map(map_id: str) -> JSONResponse:
         return answer(maps.progress(parse_map_id(map_id)))
 
+    @app.get("/api/maps/{map_id}/stream")
+    async def map_stream(
+        map_id: str,
+        after: Annotated[int | None, Query(ge=0)] = None,
+        last_event_id: Annotated[str | None, Header()] = None,
+    ) -> StreamingResponse:
+        mid = parse_map_id(map_id)
+        await run_in_threadpool(maps.progress, mid)  # 404 for an unknown map, before streaming
+        return _sse_response(_map_stream(maps, hub, mid, _resume_at(after, last_event_id)))
+
     @app.get("/api/maps/{map_id}/svg")
-    def map_picture(map_id: str) -> Response:
+    def map_picture(map_id: str, columns: Annotated[int, Query(ge=1, le=2)] = 2) -> Response:
         return Response(
-            maps.svg(parse_map_id(map_id)), media_type="image/svg+xml", headers={"Cache-Control": "no-store"}
+            maps.svg(parse_map_id(map_id), columns),
+            media_type="image/svg+xml",
+            headers={"Cache-Control": "no-store"},
         )
 
     @app.get("/api/games/{game_id}/seats/{seat}/markable")
@@ -464,9 +467,60 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     return app
 
 
+def _resume_at(after: int | None, last_event_id: str | None) -> int:
+    """The version a stream starts after: ``Last-Event-ID`` (as a reconnecting browser
+    sends it), else ``?after=N``, else 0 (from the start)."""
+    if last_event_id is None:
+        return after or 0
+    if not last_event_id.strip().isdigit():
+        raise Problem(400, "bad-request", "Bad request", "Last-Event-ID is a version")
+    return int(last_event_id)
+
+
+SSE_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+
+
+def _sse_response(stream: AsyncIterator[str]) -> StreamingResponse:
+    return StreamingResponse(stream, media_type="text/event-stream", headers=SSE_HEADERS)
+
+
 def _sse(event: str, data: dict[str, Any], event_id: int | None = None) -> str:
     head = f"id: {event_id}\n" if event_id is not None else ""
     return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+class _Following:
+    """What one stream waits on: news of its game or map (by id) from the hub, a look
+    every :data:`FALLBACK_SECONDS` anyway, and a keep-alive line after
+    :data:`KEEP_ALIVE_SECONDS` of silence."""
+
+    def __init__(self, hub: Hub, key: UUID) -> None:
+        self.hub, self.key = hub, key
+        self.wake = hub.subscribe(key)
+        self.quiet = 0.0
+        self.looked = time.monotonic()
+
+    def looked_now(self, sent: bool) -> None:
+        """The stream has just read what is stored (and ``sent`` something new)."""
+        self.looked = time.monotonic()
+        if sent:
+            self.quiet = 0.0
+
+    async def until_news(self, last: int) -> AsyncIterator[str]:
+        """Keep-alive lines while nothing is stored after version ``last`` (and it is not
+        time to look anyway); returns when the stream should read again."""
+        while True:
+            if self.quiet >= KEEP_ALIVE_SECONDS:
+                yield ": keep-alive\n\n"
+                self.quiet = 0.0
+            started = time.monotonic()
+            await wait_for(self.wake, FALLBACK_SECONDS)
+            self.quiet += time.monotonic() - started
+            if self.hub.latest(self.key) > last or time.monotonic() - self.looked >= FALLBACK_SECONDS:
+                return
+
+    def close(self) -> None:
+        self.hub.unsubscribe(self.key, self.wake)
 
 
 async def _event_stream(
@@ -474,30 +528,38 @@ async def _event_stream(
 ) -> AsyncIterator[str]:
     """The game's events after version ``after`` as the viewer sees them, then each new
     one as it is stored; ``game-over`` after the last."""
-    wake = hub.subscribe(game_id)
+    following = _Following(hub, game_id)
     last = after
-    quiet = 0.0
-    looked = time.monotonic()
     try:
         while True:
             _, events, finished = await run_in_threadpool(service.events, game_id, seat, last)
-            looked = time.monotonic()
+            following.looked_now(bool(events))
             for event in events:
                 yield _sse("game-event", event, event["version"])
                 last = event["version"]
             if finished:
                 yield _sse("game-over", {"version": last})
                 return
-            if events:
-                quiet = 0.0
-            while True:  # until there is something to read, or it is time to look anyway
-                if quiet >= KEEP_ALIVE_SECONDS:
-                    yield ": keep-alive\n\n"
-                    quiet = 0.0
-                started = time.monotonic()
-                await wait_for(wake, FALLBACK_SECONDS)
-                quiet += time.monotonic() - started
-                if hub.latest(game_id) > last or time.monotonic() - looked >= FALLBACK_SECONDS:
-                    break
+            async for line in following.until_news(last):
+                yield line
     finally:
-        hub.unsubscribe(game_id, wake)
+        following.close()
+
+
+async def _map_stream(maps: MapService, hub: Hub, map_id: UUID, after: int) -> AsyncIterator[str]:
+    """The map's progress (as ``GET /api/maps/{id}`` answers it) whenever its version
+    passes ``after``: at once if it has, then after each change, by any process."""
+    following = _Following(hub, map_id)
+    last = after
+    try:
+        while True:
+            progress = await run_in_threadpool(maps.progress, map_id)
+            changed = progress["version"] > last
+            following.looked_now(changed)
+            if changed:
+                last = progress["version"]
+                yield _sse("map", progress, last)
+            async for line in following.until_news(last):
+                yield line
+    finally:
+        following.close()

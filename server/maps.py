@@ -84,8 +84,8 @@ class MapService:
         except MapNotFoundError:
             raise map_not_found(map_id) from None
 
-    def svg(self, map_id: UUID) -> str:
-        return map_svg(self.progress(map_id))
+    def svg(self, map_id: UUID, columns: int) -> str:
+        return map_svg(self.progress(map_id), columns)
 
     def create(self, name: str, players: list[str]) -> dict[str, Any]:
         try:

@@ -153,3 +153,49 @@ def test_two_processes_on_postgresql(
     assert sorted(results) == [200, 409]
     after = httpx.get(f"{b.url}/api/games/{gid}/events?after={view['version']}", timeout=10).json()
     assert len({e["version"] for e in after["events"]}) == len(after["events"])
+
+
+def _watch_map(url: str, map_id: str, after: int, into: list[dict[str, Any]], ready: threading.Event) -> None:
+    """Open the map's stream after version ``after``; put its first message in ``into``."""
+    with httpx.stream("GET", f"{url}/api/maps/{map_id}/stream?after={after}", timeout=20) as answer:
+        assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/event-stream")
+        ready.set()
+        into.extend(read_sse(answer.iter_lines(), lambda messages: True))
+
+
+def test_a_map_stream_shows_each_change_made_by_any_process(tmp_path: Path, live_servers) -> None:
+    """The map page's live view: a change of the map made by another process (here the
+    command line on the same store) reaches an open stream as the map's new progress."""
+    import subprocess
+    import sys
+
+    home = tmp_path / "home"
+    server = LiveServer(home).start()
+    live_servers.append(server)
+    created = httpx.post(f"{server.url}/api/maps", json={"name": "duo", "players": ["ann"]}, timeout=10)
+    assert created.status_code == 201, created.text
+    the_map = created.json()
+    into: list[dict[str, Any]] = []
+    ready = threading.Event()
+    watcher = threading.Thread(
+        target=_watch_map, args=(server.url, the_map["map_id"], the_map["version"], into, ready)
+    )
+    watcher.start()
+    assert ready.wait(20)
+    cascadia = str(Path(sys.executable).parent / "cascadia")
+    joined = subprocess.run(
+        [cascadia, "map", "join", "duo", "bob", "--home", str(home)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert joined.returncode == 0, joined.stderr
+    watcher.join(20)
+    assert not watcher.is_alive()
+    (message,) = into
+    assert message["event"] == "map" and int(message["id"]) == message["data"]["version"] > the_map["version"]
+    assert [p["player"] for p in message["data"]["players"]] == ["ann", "bob"]
+    with httpx.stream("GET", f"{server.url}/api/maps/{the_map['map_id']}/stream", timeout=20) as answer:
+        (first,) = read_sse(answer.iter_lines(), lambda messages: True)  # from the start: the map now
+    assert first["data"] == message["data"]
+    assert httpx.get(f"{server.url}/api/maps/{'0' * 32}/stream", timeout=10).status_code == 404

@@ -4,6 +4,7 @@ game recorded on its map once; a bot winner's mark made for it."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,12 @@ def test_maps_are_created_listed_and_read_by_anyone(api):
     picture = api.get(f"/api/maps/{created['map_id']}/svg")
     assert picture.headers["content-type"].startswith("image/svg+xml")
     assert "<svg" in picture.text and "ann" in picture.text
+    narrow = api.get(f"/api/maps/{created['map_id']}/svg?columns=1").text
+    size = re.compile(r'<svg [^>]*viewBox="0 0 (\d+) (\d+)"')
+    wide_w, wide_h = map(int, size.search(picture.text).groups())
+    narrow_w, narrow_h = map(int, size.search(narrow).groups())
+    assert narrow_w * 2 == wide_w and narrow_h > wide_h  # one path per row: half as wide, taller
+    assert api.get(f"/api/maps/{created['map_id']}/svg?columns=3").status_code == 400
     assert api.get("/api/maps/not-a-map").status_code == 404
     assert api.get("/api/maps/00000000-0000-4000-8000-000000000000").json()["type"].endswith("map-not-found")
 

@@ -199,7 +199,13 @@ export async function drawEnd(box, view, token) {
   const winners = sheet.players.filter((p) => p.rank === 1);
   let headline;
   if (names.length === 1) headline = `Game over: ${winners[0].total} points \u00b7 rating: ${sheet.solo_rating}`;
-  else if (winners.length === 1) headline = `\u2605 ${names[winners[0].seat]} wins with ${winners[0].total} points`;
+  else if (winners.length === 1) {
+    const winner = winners[0];
+    const who = winner.seat === view.seat ? "You win" : `${names[winner.seat]} wins`;
+    // RULES.md 5: equal totals are decided by the nature tokens left
+    const tied = sheet.players.some((p) => p.seat !== winner.seat && p.total === winner.total);
+    headline = `\u2605 ${who} with ${winner.total} points${tied ? " (the tie broken by nature tokens)" : ""}`;
+  }
   else headline = `\u2605 Shared win: ${winners.map((p) => names[p.seat]).join(" and ")}, ${winners[0].total} points`;
   const verdict = h("p", { class: "verdict", id: "commitment-verdict", text: "Checking the seed commitment\u2026" });
   const table = h("table", { id: "final-scores" });

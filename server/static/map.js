@@ -1,11 +1,12 @@
 // The map page (map.html?map=ID): an achievement map's paths (the server's SVG) and each
-// player's progress, kept up to date by asking for the map every few seconds: one small
-// JSON answer, and the picture fetched again only when the map's version has moved.
+// player's progress, kept up to date by the map's event stream (GET /api/maps/{id}/stream):
+// every change of the map, by any server process, arrives as its new progress, and the
+// picture is fetched again. The browser reconnects a dropped stream by itself.
 import { api } from "./api.js";
 import { $, h, showError } from "./game.js";
 
-export const POLL_MS = 3000;
 const mapId = new URLSearchParams(location.search).get("map");
+const NARROW = 640; // px: below this the paths are drawn one per row, so cells stay readable
 let shown = null;
 
 function drawPlayers(progress) {
@@ -20,10 +21,10 @@ function drawPlayers(progress) {
   $("map-players").replaceChildren(h("thead", {}, [head]), h("tbody", {}, rows));
 }
 
-async function look() {
-  const progress = await api(`/api/maps/${encodeURIComponent(mapId)}`);
-  if (shown !== progress.version) {
-    const svg = await api(`/api/maps/${encodeURIComponent(mapId)}/svg`, { raw: true });
+async function show(progress) {
+  if (shown === null || progress.version > shown) {
+    const columns = window.innerWidth < NARROW ? 1 : 2;
+    const svg = await api(`/api/maps/${encodeURIComponent(mapId)}/svg?columns=${columns}`, { raw: true });
     // the server's own SVG (every text in it escaped): drawn inline, so its tooltips work
     $("map-svg").innerHTML = svg;
     drawPlayers(progress);
@@ -36,14 +37,14 @@ async function look() {
   $("error").hidden = true;
 }
 
-async function poll() {
-  try {
-    await look();
-  } catch (err) {
-    showError(err);
-  }
-  setTimeout(poll, POLL_MS);
+async function follow() {
+  await show(await api(`/api/maps/${encodeURIComponent(mapId)}`));
+  const stream = new EventSource(`/api/maps/${encodeURIComponent(mapId)}/stream?after=${shown}`);
+  stream.addEventListener("map", (message) => show(JSON.parse(message.data)).catch(showError));
+  stream.addEventListener("error", () => {
+    $("map-live").textContent = stream.readyState === EventSource.CLOSED ? "not live: reload the page" : "reconnecting\u2026";
+  });
 }
 
 if (!mapId) showError(new Error("This page shows one map: /map.html?map=ID (the lobby lists the maps)."));
-else poll();
+else follow().catch(showError);
