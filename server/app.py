@@ -379,6 +379,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 raise Problem(
                     401, "invalid-token", "Invalid ticket", "the stream ticket is not valid (or expired)"
                 )
+            if not await run_in_threadpool(service.store.use_ticket, ticket, gid, ticket_seat):
+                raise Problem(
+                    401, "invalid-token", "Invalid ticket", "the stream ticket was used already (get another)"
+                )
             seat = ticket_seat
         return _sse_response(_event_stream(service, hub, gid, seat, _resume_at(after, last_event_id)))
 

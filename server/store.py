@@ -27,11 +27,12 @@ from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 from cascadia.server.group_commit import GroupCommit
 
-__all__ = ["GameConflictError", "GameNotFoundError", "ServerGameOpened", "ServerStore"]
+__all__ = ["GameConflictError", "GameNotFoundError", "ServerGameOpened", "ServerStore", "StreamTicketUsed"]
 
 CACHED_GAMES = 2000
 """How many games' states a process keeps between requests (a few tens of kB each)."""
 RECORD_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/server-games")
+TICKET_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/stream-tickets")
 
 
 def record_id(game_id: UUID) -> UUID:
@@ -55,6 +56,18 @@ class ServerGameOpened:
     """Hex; served only once the game has ended."""
     map_id: UUID | None = None
     """The achievement map the game is played for (RULES.md 8.1), if any."""
+
+
+@dataclass(frozen=True)
+class StreamTicketUsed:
+    """A stream ticket opened its stream: the first and only event of an aggregate whose
+    id is derived from the ticket, so that the store's optimistic concurrency lets each
+    ticket open one stream, once, on any server process (the ticket itself is not kept)."""
+
+    originator_id: UUID
+    originator_version: int
+    game_id: UUID
+    seat: int
 
 
 class ServerStore:
@@ -89,6 +102,15 @@ class ServerStore:
             self._writer.append(events)
             self._remember(game)
         return events
+
+    def use_ticket(self, ticket: str, game_id: UUID, seat: int) -> bool:
+        """Record that ``ticket`` opens a stream now; ``False`` if it was used before."""
+        used = StreamTicketUsed(uuid5(TICKET_NAMESPACE, ticket), 1, game_id, seat)
+        try:
+            self._writer.append([used])  # type: ignore[list-item]
+        except GameConflictError:
+            return False
+        return True
 
     # -- reading ------------------------------------------------------------------------
 

@@ -2,10 +2,12 @@
 
 A seat token is ``secrets.token_urlsafe(32)`` (256 random bits); the server stores only
 its SHA-256 and compares digests in constant time. A stream ticket lets ``EventSource``
-(which cannot send headers) open one seat's stream for a short while:
-``<seat>.<expiry>.<mac>`` where ``mac`` is HMAC-SHA-256, keyed with the seat's token
-digest (kept only in the store), of the game id, the seat and the expiry (Unix seconds).
-Any server process on the same database can check it; it grants nothing but the stream.
+(which cannot send headers) open one seat's stream, once, for a short while:
+``<seat>.<expiry>.<nonce>.<mac>`` where ``mac`` is HMAC-SHA-256, keyed with the seat's
+token digest (kept only in the store), of the game id, the seat, the expiry (Unix
+seconds) and a random nonce (so that no two tickets are alike). Any server process on
+the same database can check it; it grants nothing but the stream, and the server lets
+each ticket open one stream (``ServerStore.use_ticket``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from uuid import UUID
 
 TOKEN_BYTES = 32
 TICKET_SECONDS = 60
+NONCE_BYTES = 12
 
 
 def new_token() -> str:
@@ -39,14 +42,15 @@ def seat_of_token(token: str, digests: list[str | None]) -> int | None:
     return found
 
 
-def _ticket_mac(game_id: UUID, seat: int, expiry: int, digest: str) -> str:
-    message = f"cascadia-stream-ticket/v1|{game_id}|{seat}|{expiry}".encode()
+def _ticket_mac(game_id: UUID, seat: int, expiry: int, nonce: str, digest: str) -> str:
+    message = f"cascadia-stream-ticket/v2|{game_id}|{seat}|{expiry}|{nonce}".encode()
     return hmac.new(bytes.fromhex(digest), message, hashlib.sha256).hexdigest()
 
 
 def new_ticket(game_id: UUID, seat: int, digest: str, now: float | None = None) -> str:
     expiry = int(time.time() if now is None else now) + TICKET_SECONDS
-    return f"{seat}.{expiry}.{_ticket_mac(game_id, seat, expiry, digest)}"
+    nonce = secrets.token_hex(NONCE_BYTES)
+    return f"{seat}.{expiry}.{nonce}.{_ticket_mac(game_id, seat, expiry, nonce, digest)}"
 
 
 def seat_of_ticket(
@@ -54,10 +58,10 @@ def seat_of_ticket(
 ) -> int | None:
     """The seat a valid, unexpired ticket of this game stands for (``None`` otherwise)."""
     parts = ticket.split(".")
-    if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit():
+    if len(parts) != 4 or not parts[0].isdigit() or not parts[1].isdigit():
         return None
-    seat, expiry = int(parts[0]), int(parts[1])
+    seat, expiry, nonce, mac = int(parts[0]), int(parts[1]), parts[2], parts[3]
     if seat >= len(digests) or digests[seat] is None or expiry < (time.time() if now is None else now):
         return None
-    expected = _ticket_mac(game_id, seat, expiry, digests[seat])  # type: ignore[arg-type]
-    return seat if hmac.compare_digest(expected, parts[2]) else None
+    expected = _ticket_mac(game_id, seat, expiry, nonce, digests[seat])  # type: ignore[arg-type]
+    return seat if hmac.compare_digest(expected, mac) else None

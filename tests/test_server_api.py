@@ -330,7 +330,8 @@ def test_verify_commitment_command(api: TestClient, tmp_path: Path, cli: Any) ->
 
 
 def test_stream_ticket(api: TestClient) -> None:
-    """A ticket opens its seat's stream (its own secret card visible), only in its game."""
+    """A ticket opens its seat's stream (its own secret card visible), only in its game,
+    and only once: a ticket seen again (a copied link, a proxy's log) opens nothing."""
     game = create_game(api, rules=["secret_cards"])
     other = create_game(api)
     gid, hidden = game["game_id"], hidden_values(api, game["game_id"])
@@ -338,8 +339,13 @@ def test_stream_ticket(api: TestClient) -> None:
     with api.stream("GET", f"/api/games/{gid}/stream?ticket={ticket}") as answer:
         messages = read_sse(answer.iter_lines(), lambda m: m[-1]["data"]["type"] == "SecretCardsDealt")
     assert messages[-1]["data"]["payload"]["species"] == [None, hidden["secret_cards"][1]]
+    again = api.get(f"/api/games/{gid}/stream?ticket={ticket}")
+    assert again.status_code == 401 and "used already" in again.json()["detail"]
+    fresh = api.post(f"/api/games/{gid}/stream-tickets", headers=bearer(tokens(game)[1])).json()["ticket"]
+    with api.stream("GET", f"/api/games/{gid}/stream?ticket={fresh}") as answer:
+        assert answer.status_code == 200
     assert api.get(f"/api/games/{other['game_id']}/stream?ticket={ticket}").status_code == 401
-    assert api.get(f"/api/games/{gid}/stream?ticket=1.99999999999.{'0' * 64}").status_code == 401
+    assert api.get(f"/api/games/{gid}/stream?ticket=1.99999999999.{'0' * 24}.{'0' * 64}").status_code == 401
 
 
 def test_bots_move_by_themselves(api: TestClient) -> None:

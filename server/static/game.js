@@ -119,8 +119,10 @@ export class GameFeed {
       this.reloadSoon();
     });
     source.addEventListener("error", () => {
-      if (source.readyState === EventSource.CLOSED && !this.closed) {
-        // a ticket is good for 60 s: a reconnect needs a new one
+      // a ticket opens one stream, once: a seat reconnects with a new one (the browser
+      // would retry with the used one), a spectator lets the browser reconnect
+      if ((this.token || source.readyState === EventSource.CLOSED) && !this.closed) {
+        source.close();
         setTimeout(() => this.connect().catch((err) => this.onError(err)), 1000);
         this.reloadSoon();
       }
