@@ -90,7 +90,7 @@ def _report_ingest(report: IngestReport, root: Path, json_output: bool) -> None:
     console.print(
         f"{report.ingested} game(s) ingested, {report.already} already ingested, "
         f"{len(report.corrupt)} corrupt, {len(report.unfinished)} unfinished, "
-        f"in {report.seconds:.2f} s{speed} -> {root}",
+        f"in {report.seconds:.2f} s{speed}\nanalytics: {root}",
         markup=False,
     )
 

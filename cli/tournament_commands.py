@@ -78,8 +78,8 @@ def tournament(
         print_json({"games": len(results), "seatings": tables, "standings": [s.to_dict() for s in standings]})
         return
     console.print(
-        f"{len(results)} game(s) ({games} deal(s) x {len(tables)} seating(s)), {stored} stored now "
-        f"-> {store.location}",
+        f"{len(results)} game(s) ({games} deal(s) x {len(tables)} seating(s)), {stored} stored now\n"
+        f"store: {store.location}",
         markup=False,
     )
     table_view = Table("bot", "seats", "wins", "mean score (95%)", "rating mu (95%)", "mu - 3 sigma")
