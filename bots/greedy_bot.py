@@ -23,7 +23,7 @@ from itertools import combinations
 
 from cascadia.bots.base import PlanningBot
 from cascadia.bots.decisions import Decision, Move, commands_of
-from cascadia.bots.valuation import CardCache, CorridorCache, MoveValue, Placement, TurnValuation
+from cascadia.bots.valuation import CardCache, MoveValue, Placement, TurnValuation
 from cascadia.domain.commands import Command, NatureWipe, WipeThree
 from cascadia.domain.components import WILDLIFE
 from cascadia.domain.game import Game
@@ -41,7 +41,6 @@ class GreedyBot(PlanningBot):
         super().__init__()
         self.seat = seat
         self.cards = CardCache()
-        self.corridors = CorridorCache()
 
     def plan(self, game: Game) -> Iterator[Command]:
         """The turn's commands: each wipe worth its draw (deciding again after it), then
@@ -55,7 +54,7 @@ class GreedyBot(PlanningBot):
 
     def valuation(self, game: Game) -> TurnValuation:
         """The values of the active player's moves this turn."""
-        return TurnValuation(game.state, market_placements(game), self.cards, self.corridors)
+        return TurnValuation(game.state, market_placements(game), self.cards)
 
     def spends_nature(self, game: Game) -> bool:
         """Whether the bot may spend nature tokens this turn (the greedy always may)."""

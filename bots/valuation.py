@@ -75,24 +75,6 @@ class CardCache:
         return self._points.get((species, card, tokens))
 
 
-class CorridorCache:
-    """Every player's largest corridors, remembered by their board's tiles (each hex with
-    its tile and rotation: what-if copies of a game put other tiles on the same hexes)."""
-
-    def __init__(self) -> None:
-        self._largest: dict[tuple[int, int, frozenset], dict[str, int]] = {}
-
-    def largest(self, state: GameState) -> list[dict[str, int]]:
-        found = []
-        for seat, player in enumerate(state.players):
-            tiles = player.environment.tiles
-            key = (seat, len(tiles), frozenset(tiles.items()))
-            if key not in self._largest:
-                self._largest[key] = largest_corridors(player.environment)
-            found.append(self._largest[key])
-        return found
-
-
 @dataclass(frozen=True, slots=True)
 class MoveValue:
     """The best way to play one (tile, token) take: its value and how to place them.
@@ -119,7 +101,6 @@ class TurnValuation:
         state: GameState,
         tile_placements: Mapping[int, Sequence[Placement]],
         cards: CardCache | None = None,
-        corridors: CorridorCache | None = None,
     ) -> None:
         """``tile_placements`` gives the legal placements of each market tile (the
         rules' answer, which knows the placement restrictions)."""
@@ -134,7 +115,7 @@ class TurnValuation:
         if self.options.two_card_sets and state.second_cards:
             self.card_sets.append({s: normalise_card(c) for s, c in state.second_cards.items()})
         self.labels, self.sizes = corridor_labels(self.environment)
-        self.largest = (corridors or CorridorCache()).largest(state)
+        self.largest = [largest_corridors(player.environment) for player in state.players]
         self.base_bonus = habitat_bonuses(self.largest, self.options)[self.seat]
         self.base_points = {h: habitat_points(sizes, self.options) for h, sizes in self.sizes.items()}
         self._cells = {s: frozenset(h for h, w in self.wildlife.items() if w == s) for s in WILDLIFE}

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from cascadia.domain.components import TILES
 from cascadia.domain.hexgrid import Hex, neighbours, tile_edges
+
+
+class Derived(Protocol):
+    """Data a projection derives from a board and keeps with it (see ``Environment.derived``)."""
+
+    def copy(self) -> Derived: ...
 
 
 @dataclass(slots=True)
@@ -17,9 +24,13 @@ class Environment:
 
     tiles: dict[Hex, tuple[int, int]] = field(default_factory=dict)
     wildlife: dict[Hex, str] = field(default_factory=dict)
+    derived: dict[str, Derived] = field(default_factory=dict, compare=False, repr=False)
+    """What projections derive from this board and keep between reads (corridors kept up
+    to date as tiles are placed), by name; never part of the state. A copy gets copies."""
 
     def copy(self) -> Environment:
-        return Environment(dict(self.tiles), dict(self.wildlife))
+        derived = {name: data.copy() for name, data in self.derived.items()}
+        return Environment(dict(self.tiles), dict(self.wildlife), derived)
 
     def edges(self, h: Hex) -> tuple[str, ...]:
         """The habitat on each edge 0..5 of the tile at ``h``."""

@@ -8,8 +8,8 @@
   ``corridors_of_three``, ``corridors_min_five``) are applied by :func:`habitat_points`
   and :func:`habitat_bonuses`.
 
-Corridors are found with one union-find per habitat over the tiles, visiting each
-pair of neighbouring tiles once (directions NE, E, SE from every tile).
+Corridors are kept per board by :class:`CorridorIndex`, one union-find per habitat
+that takes in each tile as it is placed (the board's earlier tiles never change).
 """
 
 from __future__ import annotations
@@ -41,38 +41,129 @@ MIN_SCORING_CORRIDOR = 5
 
 HABITATS_OF: tuple[tuple[str, ...], ...] = tuple(tile.habitats for tile in TILES)
 """The habitats of each tile, by tile id."""
-FORWARD = (0, 1, 2)
-"""Directions NE, E, SE: from every tile they reach each neighbouring pair once."""
+OPPOSITE = (3, 4, 5, 0, 1, 2)
+"""The touching edge of the neighbour across each edge (``hexgrid.opposite``)."""
 
 CorridorLabels = dict[str, dict[Hex, int]]
 """Per habitat, the corridor label of every tile showing that habitat."""
 
 
-def _root(parent: list[int], i: int) -> int:
+class CorridorIndex:
+    """One board's corridors, kept up to date as its tiles are placed.
+
+    Tiles are never moved or removed (RULES.md 4.3), so each new tile only joins the
+    corridors its matching edges touch: one union-find per habitat over the tiles (by
+    their order of placement), with the size of every corridor at its root and the
+    largest size per habitat. :meth:`update` takes in the tiles placed since the last
+    read; if the tiles differ from what it has taken in otherwise (a test that edits a
+    board), it starts again from the whole board.
+    """
+
+    __slots__ = ("_edges", "_index", "_items", "_largest", "_parents", "_roots")
+
+    def __init__(self) -> None:
+        self._reset()
+
+    def _reset(self) -> None:
+        self._items: list[tuple[Hex, tuple[int, int]]] = []
+        self._index: dict[Hex, int] = {}
+        self._edges: list[tuple[str, ...]] = []
+        self._parents: dict[str, dict[int, int]] = {habitat: {} for habitat in HABITATS}
+        self._roots: dict[str, dict[int, int]] = {habitat: {} for habitat in HABITATS}
+        """Per habitat, the size of the corridor at each root."""
+        self._largest: dict[str, int] = dict.fromkeys(HABITATS, 0)
+
+    @classmethod
+    def of(cls, environment: Environment) -> CorridorIndex:
+        """The index of ``environment``'s corridors, brought up to date."""
+        index = environment.derived.get("corridors")
+        if not isinstance(index, CorridorIndex):
+            index = environment.derived["corridors"] = cls()
+        index.update(environment.tiles)
+        return index
+
+    def copy(self) -> CorridorIndex:
+        """An index of the same tiles that grows apart from this one."""
+        found = CorridorIndex.__new__(CorridorIndex)
+        found._items = list(self._items)
+        found._index = dict(self._index)
+        found._edges = list(self._edges)
+        found._parents = {habitat: dict(parent) for habitat, parent in self._parents.items()}
+        found._roots = {habitat: dict(sizes) for habitat, sizes in self._roots.items()}
+        found._largest = dict(self._largest)
+        return found
+
+    def update(self, tiles: Mapping[Hex, tuple[int, int]]) -> None:
+        """Take in the tiles placed since the last update."""
+        items = list(tiles.items())
+        known = len(self._items)
+        if len(items) == known and items == self._items:
+            return
+        if items[:known] != self._items:
+            self._reset()
+            known = 0
+        for h, (tile_id, rotation) in items[known:]:
+            self._add(h, tile_id, rotation)
+        self._items = items
+
+    def _add(self, h: Hex, tile_id: int, rotation: int) -> None:
+        """Place one tile: a corridor of one per habitat, joined across matching edges."""
+        index, edges, parents, roots = self._index, self._edges, self._parents, self._roots
+        i = index[h] = len(edges)
+        own = EDGE_TABLE[tile_id][rotation]
+        edges.append(own)
+        for habitat in HABITATS_OF[tile_id]:
+            parents[habitat][i] = i
+            roots[habitat][i] = 1
+            if not self._largest[habitat]:
+                self._largest[habitat] = 1
+        for direction, n in enumerate(ADJACENT[h]):
+            j = index.get(n)
+            if j is None:
+                continue
+            habitat = own[direction]
+            if edges[j][OPPOSITE[direction]] != habitat:
+                continue
+            parent, sizes = parents[habitat], roots[habitat]
+            a, b = _root(parent, i), _root(parent, j)
+            if a == b:
+                continue
+            if sizes[a] < sizes[b]:
+                a, b = b, a
+            parent[b] = a
+            size = sizes[a] = sizes[a] + sizes.pop(b)
+            if size > self._largest[habitat]:
+                self._largest[habitat] = size
+
+    def sizes(self) -> dict[str, list[int]]:
+        """Per habitat, the sizes of all its corridors, largest first."""
+        return {habitat: sorted(found.values(), reverse=True) for habitat, found in self._roots.items()}
+
+    def largest(self) -> dict[str, int]:
+        """Per habitat, the size of the largest corridor (0 if none)."""
+        return dict(self._largest)
+
+    def labels(self) -> tuple[CorridorLabels, dict[str, list[int]]]:
+        """See :func:`corridor_labels`."""
+        labels: CorridorLabels = {habitat: {} for habitat in HABITATS}
+        sizes: dict[str, list[int]] = {habitat: [] for habitat in HABITATS}
+        label_of_root: dict[str, dict[int, int]] = {habitat: {} for habitat in HABITATS}
+        parents, roots = self._parents, self._roots
+        for i, (h, (tile_id, _)) in enumerate(self._items):
+            for habitat in HABITATS_OF[tile_id]:
+                top = _root(parents[habitat], i)
+                label = label_of_root[habitat].get(top)
+                if label is None:
+                    label = label_of_root[habitat][top] = len(sizes[habitat])
+                    sizes[habitat].append(roots[habitat][top])
+                labels[habitat][h] = label
+        return labels, sizes
+
+
+def _root(parent: dict[int, int], i: int) -> int:
     while parent[i] != i:
         parent[i] = i = parent[parent[i]]
     return i
-
-
-def _joined(environment: Environment) -> tuple[list[Hex], dict[str, list[int]]]:
-    """The tiles in a fixed order and, per habitat, a union-find forest over their indexes
-    in which tiles joined in that habitat share a root."""
-    tiles = environment.tiles
-    order = list(tiles)
-    index = dict(zip(order, range(len(order)), strict=True))
-    edges = [EDGE_TABLE[tile_id][rotation] for tile_id, rotation in tiles.values()]
-    parents: dict[str, list[int]] = {habitat: list(range(len(order))) for habitat in HABITATS}
-    for i, h in enumerate(order):
-        own = edges[i]
-        near = ADJACENT[h]
-        for direction in FORWARD:
-            j = index.get(near[direction])
-            if j is not None and own[direction] == edges[j][direction + 3]:
-                parent = parents[own[direction]]
-                a, b = _root(parent, i), _root(parent, j)
-                if a != b:
-                    parent[b] = a
-    return order, parents
 
 
 def corridor_labels(environment: Environment) -> tuple[CorridorLabels, dict[str, list[int]]]:
@@ -81,40 +172,17 @@ def corridor_labels(environment: Environment) -> tuple[CorridorLabels, dict[str,
     Labels are ``0, 1, ...`` per habitat and index the size lists:
     ``sizes[habitat][labels[habitat][h]]`` is the size of the corridor holding ``h``.
     """
-    order, parents = _joined(environment)
-    tiles = environment.tiles
-    labels: CorridorLabels = {habitat: {} for habitat in HABITATS}
-    sizes: dict[str, list[int]] = {habitat: [] for habitat in HABITATS}
-    label_of_root: dict[str, dict[int, int]] = {habitat: {} for habitat in HABITATS}
-    for i, h in enumerate(order):
-        for habitat in HABITATS_OF[tiles[h][0]]:
-            top = _root(parents[habitat], i)
-            label = label_of_root[habitat].get(top)
-            if label is None:
-                label = label_of_root[habitat][top] = len(sizes[habitat])
-                sizes[habitat].append(0)
-            sizes[habitat][label] += 1
-            labels[habitat][h] = label
-    return labels, sizes
+    return CorridorIndex.of(environment).labels()
 
 
 def corridor_sizes(environment: Environment) -> dict[str, list[int]]:
     """Per habitat, the sizes of all its corridors, largest first (empty: no such tile)."""
-    order, parents = _joined(environment)
-    counts = {habitat: [0] * len(order) for habitat in HABITATS}
-    for i, (tile_id, _) in enumerate(environment.tiles.values()):
-        for habitat in HABITATS_OF[tile_id]:
-            parent = parents[habitat]
-            top = parent[i]
-            if parent[top] != top:
-                top = _root(parent, top)
-            counts[habitat][top] += 1
-    return {habitat: sorted(filter(None, found), reverse=True) for habitat, found in counts.items()}
+    return CorridorIndex.of(environment).sizes()
 
 
 def largest_corridors(environment: Environment) -> dict[str, int]:
     """Per habitat (in ``HABITATS`` order), the size of the largest corridor (0 if none)."""
-    return {habitat: found[0] if found else 0 for habitat, found in corridor_sizes(environment).items()}
+    return CorridorIndex.of(environment).largest()
 
 
 def habitat_points(sizes: Sequence[int], options: GameOptions) -> int:
