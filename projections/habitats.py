@@ -112,11 +112,12 @@ class CorridorIndex:
         i = index[h] = len(edges)
         own = EDGE_TABLE[tile_id][rotation]
         edges.append(own)
+        largest = self._largest
         for habitat in HABITATS_OF[tile_id]:
             parents[habitat][i] = i
             roots[habitat][i] = 1
-            if not self._largest[habitat]:
-                self._largest[habitat] = 1
+            if not largest[habitat]:
+                largest[habitat] = 1
         for direction, n in enumerate(ADJACENT[h]):
             j = index.get(n)
             if j is None:
@@ -132,8 +133,8 @@ class CorridorIndex:
                 a, b = b, a
             parent[b] = a
             size = sizes[a] = sizes[a] + sizes.pop(b)
-            if size > self._largest[habitat]:
-                self._largest[habitat] = size
+            if size > largest[habitat]:
+                largest[habitat] = size
 
     def sizes(self) -> dict[str, list[int]]:
         """Per habitat, the sizes of all its corridors, largest first."""
