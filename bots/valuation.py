@@ -298,35 +298,55 @@ class TurnValuation:
         """Per hex where ``tile`` may go, its first best rotation: (value, matching
         edges, placement). Tiles of the same habitats place alike, so they share it;
         at a hex where no neighbour shows one of the tile's habitats every rotation is
-        alike and only the first is valued."""
+        alike and only the first is valued.
+
+        A tile of habitats ``A, B`` turned by ``rho`` shows A on edges ``rho..rho+2`` and
+        B on the other three (RULES.md 2, ``hexgrid.edges_of``); a keystone shows A on all
+        six. So per hex, the corridors each rotation joins are read from the neighbours'
+        touching edges by direction (doubled, so that ``rho..rho+5`` need no modulo)."""
         habitats = TILES[tile].habitats
         found = self._tile.get(habitats)
-        if found is None:
-            rotations: dict[Hex, list[int]] = {}
-            for h, rotation in self.tile_placements[tile]:
-                rotations.setdefault(h, []).append(rotation)
-            found = {}
-            apart = self._apart(habitats)
-            for h, legal in rotations.items():
-                touching = self._touching_edges(h)
-                relevant = [(i, habitat, 1 << label) for i, habitat, label in touching if habitat in habitats]
-                if not relevant:
-                    found[h] = (apart, 0, (h, legal[0]))
-                    continue
-                best = None
-                for rotation in legal:
-                    edges = tile_edges(tile, rotation)
-                    joined = dict.fromkeys(habitats, 0)
-                    matching = 0
-                    for i, habitat, bit in relevant:
-                        if edges[i] == habitat:
-                            joined[habitat] |= bit
-                            matching += 1
-                    value = sum(self._corridor_value(habitat, mask) for habitat, mask in joined.items())
-                    if best is None or (value, matching) > best[:2]:
-                        best = (value, matching, (h, rotation))
-                found[h] = best
-            self._tile[habitats] = found
+        if found is not None:
+            return found
+        rotations: dict[Hex, list[int]] = {}
+        for h, rotation in self.tile_placements[tile]:
+            rotations.setdefault(h, []).append(rotation)
+        found = self._tile[habitats] = {}
+        apart = self._apart(habitats)
+        corridor = self._corridor_value
+        first = habitats[0]
+        second = habitats[-1]
+        keystone = len(habitats) == 1
+        for h, legal in rotations.items():
+            near_first = [0] * 12
+            near_second = [0] * 12
+            relevant = False
+            for i, habitat, label in self._touching_edges(h):
+                if habitat == first:
+                    near_first[i] = near_first[i + 6] = 1 << label
+                    relevant = True
+                elif habitat == second:
+                    near_second[i] = near_second[i + 6] = 1 << label
+                    relevant = True
+            if not relevant:
+                found[h] = (apart, 0, (h, legal[0]))
+                continue
+            if keystone:
+                joined = 0
+                for bit in near_first[:6]:
+                    joined |= bit
+                found[h] = (corridor(first, joined), 6 - near_first[:6].count(0), (h, legal[0]))
+                continue
+            best: tuple[int, int, Placement] | None = None
+            for rotation in legal:
+                a = near_first[rotation : rotation + 3]
+                b = near_second[rotation + 3 : rotation + 6]
+                value = corridor(first, a[0] | a[1] | a[2]) + corridor(second, b[0] | b[1] | b[2])
+                matching = 6 - a.count(0) - b.count(0)
+                if best is None or (value, matching) > best[:2]:
+                    best = (value, matching, (h, rotation))
+            assert best is not None
+            found[h] = best
         return found
 
     def _best_placement(self, tile: int) -> tuple[int, int, Placement]:
