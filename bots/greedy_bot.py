@@ -41,6 +41,8 @@ class GreedyBot(PlanningBot):
         super().__init__()
         self.seat = seat
         self.cards = CardCache()
+        self._turn: tuple[tuple[int | None, ...], TurnValuation] | None = None
+        """The last valuation and the position it values (see :meth:`valuation`)."""
 
     def plan(self, game: Game) -> Iterator[Command]:
         """The turn's commands: each wipe worth its draw (deciding again after it), then
@@ -53,8 +55,17 @@ class GreedyBot(PlanningBot):
         yield from commands_of(self.decide(game, wipes=False))
 
     def valuation(self, game: Game) -> TurnValuation:
-        """The values of the active player's moves this turn."""
-        return TurnValuation(game.state, market_placements(game), self.cards)
+        """The values of the active player's moves this turn.
+
+        A wipe changes only the market's tokens, which no value depends on, so the
+        turn's decisions after it reuse the valuation: it is kept for the same state
+        object (which it holds, so its id is not reused), turn, board and market tiles."""
+        state = game.state
+        board = state.active.environment
+        position = (id(state), state.turn, len(board.tiles), len(board.wildlife), *state.market_tiles)
+        if self._turn is None or self._turn[0] != position:
+            self._turn = (position, TurnValuation(state, market_placements(game), self.cards))
+        return self._turn[1]
 
     def spends_nature(self, game: Game) -> bool:
         """Whether the bot may spend nature tokens this turn (the greedy always may)."""
