@@ -134,6 +134,7 @@ class Market:
         self.nature = state.active.nature_tokens
         self.can_choose_freely = spends and "free_choice" in game.nature_actions()
         self._values: dict[tuple[int, str], int] = {}
+        self._slot_values: dict[tuple[int, str, bool], int] = {}
 
     def best(self) -> Choice:
         """The best move with the market as it is."""
@@ -165,6 +166,10 @@ class Market:
     def _slot_value(self, slot: int, species: str, free: bool) -> int:
         """The best move that uses a ``species`` token in ``slot``: its pair, or with
         free choice (at its cost) any tile with it."""
+        key = (slot, species, free)
+        found = self._slot_values.get(key)
+        if found is not None:
+            return found
         best = self._value(slot, species) if self.tiles[slot] is not None else None
         if free:
             for t, tile in enumerate(self.tiles):
@@ -172,7 +177,8 @@ class Market:
                     value = self._value(t, species) - self.cost
                     if best is None or value > best:
                         best = value
-        return best if best is not None else -(10**9)
+        found = self._slot_values[key] = best if best is not None else -(10**9)
+        return found
 
     def expected_after_wipe(self, slots: Sequence[int], spent: int) -> float:
         """The expected value of the best move after the tokens of ``slots`` are wiped.
