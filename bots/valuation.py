@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from cascadia.domain.components import CARD_LETTERS, TILES, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.environment import Environment
-from cascadia.domain.hexgrid import Hex, neighbours, opposite, tile_edges
+from cascadia.domain.hexgrid import ADJACENT, Hex, neighbours, opposite, tile_edges
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState
 from cascadia.projections.habitats import corridor_labels, habitat_bonuses, habitat_points, largest_corridors
@@ -122,6 +122,11 @@ class TurnValuation:
         self._everything = frozenset(self.wildlife.items())
         self._hawks = len(self._cells["hawk"])
         self._group_of: dict[str, dict[Hex, frozenset[Hex]]] = {}
+        self._group_points: dict[tuple[str, frozenset[Hex]], int] = {}
+        self._readers = [
+            tuple((s, cs[s]) for s in WILDLIFE if reads_other_species(s, cs[s])) for cs in self.card_sets
+        ]
+        """Per card set, the cards that read other species than their own."""
         self._species_points: list[dict[str, int]] = [
             {s: self._card(s, cs[s], self._read(s, cs[s]), self.wildlife) for s in WILDLIFE}
             for cs in self.card_sets
@@ -154,11 +159,15 @@ class TurnValuation:
         key = (species, h)
         found = self._token.get(key)
         if found is None:
-            totals = [
-                total + sum(changes.values())
-                for total, changes in zip(self._wildlife_totals, self.card_changes(species, h), strict=True)
-            ]
-            found = self._token[key] = max(totals) - max(self._wildlife_totals)
+            changes = self.card_changes(species, h)
+            if len(changes) == 1:
+                found = self._token[key] = sum(changes[0].values())
+            else:
+                totals = [
+                    total + sum(change.values())
+                    for total, change in zip(self._wildlife_totals, changes, strict=True)
+                ]
+                found = self._token[key] = max(totals) - max(self._wildlife_totals)
         if tile is None:
             tile = self.environment.tiles[h][0]
         return found + KEYSTONE[tile]
@@ -166,15 +175,14 @@ class TurnValuation:
     def card_changes(self, species: str, h: Hex) -> list[dict[str, int]]:
         """Per card set, the change of each card that a ``species`` token on ``h`` can
         change (the cards it cannot touch are left out: they do not change)."""
-        return [
-            {
-                other: self._card_change(other, cards[other], h, species)
-                for other in WILDLIFE
-                if other == species
-                or (reads_other_species(other, cards[other]) and self._may_touch(other, h))
-            }
-            for cards in self.card_sets
-        ]
+        found = []
+        for cards, readers in zip(self.card_sets, self._readers, strict=True):
+            changes = {species: self._card_change(species, cards[species], h, species)}
+            for other, card in readers:
+                if other != species and self._may_touch(other, h):
+                    changes[other] = self._card_change(other, card, h, species)
+            found.append(changes)
+        return found
 
     def species_points(self) -> dict[str, int]:
         """Each species' points now, under the card set that scores the player best."""
@@ -190,19 +198,19 @@ class TurnValuation:
           next to ``h`` (and the new fox);
         - any other card: the whole board, before and after."""
         if scored == species and self._sums_groups(scored, card):
-            cells = set()
             group_of = self._groups(species)
-            for n in neighbours(h):
-                cells.update(group_of.get(n, ()))
-            if not cells:  # a group of its own: it scores alike wherever it is
+            touched = {group_of[n] for n in ADJACENT[h] if n in group_of}
+            if not touched:  # a group of its own: it scores alike wherever it is
                 return self._score_of(species, card, frozenset((FAR,)))
-            before = frozenset(cells)
-            cells.add(h)
-            return self._score_of(species, card, frozenset(cells)) - self._score_of(species, card, before)
+            before = 0
+            for group in touched:
+                before += self._group_score(species, card, group)
+            return self._score_of(species, card, frozenset((h, *frozenset().union(*touched)))) - before
         if scored == "fox" and card in PER_FOX:
             at = PER_FOX[card]
             raw = self.wildlife
-            after = {**raw, h: species}
+            after = raw.copy()
+            after[h] = species
             change = sum(at(after, n) - at(raw, n) for n in neighbours(h) if raw.get(n) == "fox")
             return change + (at(after, h) if species == "fox" else 0)
         read = self._read(scored, card, (h, species))
@@ -230,6 +238,14 @@ class TurnValuation:
                     found[h] = cells
         return found
 
+    def _group_score(self, species: str, card: str, group: frozenset[Hex]) -> int:
+        """:meth:`_score_of` one group of the board, remembered for the turn."""
+        key = (card, group)
+        found = self._group_points.get(key)
+        if found is None:
+            found = self._group_points[key] = self._score_of(species, card, group)
+        return found
+
     def _score_of(self, species: str, card: str, cells: frozenset[Hex]) -> int:
         """``species``' card scored on just the ``species`` tokens on ``cells``."""
         known = self.cards.known(species, card, cells)
@@ -242,8 +258,7 @@ class TurnValuation:
         species): foxes and salmon read only their neighbours; hawk D any line."""
         if species == "hawk":
             return self._hawks >= 2
-        wildlife = self.wildlife
-        return any(wildlife.get(n) == species for n in neighbours(h))
+        return not self._cells[species].isdisjoint(ADJACENT[h])
 
     # -- the tile part -------------------------------------------------------------
 
