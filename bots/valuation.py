@@ -39,6 +39,8 @@ from cascadia.projections.wildlife.groups import connected_groups
 Placement = tuple[Hex, int]
 FAR: Hex = (10**6, 10**6)
 """A hex far from every board: where a token that forms a group of its own is scored."""
+UNVALUED = -(10**9)
+"""Below every value of a move (a start for maxima)."""
 KEYSTONE: tuple[int, ...] = tuple(1 if tile.keystone else 0 for tile in TILES)
 """Per tile id, the nature token a token placed on it earns (RULES.md 4.3: keystones)."""
 
@@ -134,6 +136,7 @@ class TurnValuation:
         self._wildlife_totals = [sum(p.values()) for p in self._species_points]
         self._token: dict[tuple[str, Hex], int] = {}
         self._corridor: dict[tuple[str, int], int] = {}
+        self._bonus: dict[tuple[str, int], int] = {}
         self._tile: dict[tuple[str, ...], dict[Hex, tuple[int, int, Placement]]] = {}
         self._touching: dict[Hex, list[tuple[int, str, int]]] = {}
         self._moves: dict[tuple[int, str], MoveValue] = {}
@@ -290,11 +293,20 @@ class TurnValuation:
             found = habitat_points(after, self.options) - self.base_points[habitat]
             largest = max(after)
             if largest != self.largest[self.seat][habitat]:
-                others = [dict(p) for p in self.largest]
-                others[self.seat][habitat] = largest
-                bonus = habitat_bonuses(others, self.options)[self.seat][habitat]
-                found += bonus - self.base_bonus[habitat]
+                found += self._bonus_change(habitat, largest)
             self._corridor[key] = found
+        return found
+
+    def _bonus_change(self, habitat: str, largest: int) -> int:
+        """The change of the player's ``habitat`` bonus when its largest corridor there
+        becomes ``largest`` (the other boards as they stand)."""
+        key = (habitat, largest)
+        found = self._bonus.get(key)
+        if found is None:
+            others = [dict(p) for p in self.largest]
+            others[self.seat][habitat] = largest
+            bonus = habitat_bonuses(others, self.options)[self.seat][habitat]
+            found = self._bonus[key] = bonus - self.base_bonus[habitat]
         return found
 
     def placement_value(self, tile: int, h: Hex, rotation: int) -> tuple[int, int]:
@@ -332,6 +344,9 @@ class TurnValuation:
         first = habitats[0]
         second = habitats[-1]
         keystone = len(habitats) == 1
+        firsts: dict[int, int] = {}
+        seconds: dict[int, int] = {}
+        """The corridor values of each habitat by the corridors joined (for this tile)."""
         for h, legal in rotations.items():
             near_first = [0] * 12
             near_second = [0] * 12
@@ -352,16 +367,23 @@ class TurnValuation:
                     joined |= bit
                 found[h] = (corridor(first, joined), 6 - near_first[:6].count(0), (h, legal[0]))
                 continue
-            best: tuple[int, int, Placement] | None = None
+            best_value, best_matching, best_rotation = UNVALUED, -1, legal[0]
             for rotation in legal:
                 a = near_first[rotation : rotation + 3]
                 b = near_second[rotation + 3 : rotation + 6]
-                value = corridor(first, a[0] | a[1] | a[2]) + corridor(second, b[0] | b[1] | b[2])
+                joined_first = a[0] | a[1] | a[2]
+                joined_second = b[0] | b[1] | b[2]
+                value = firsts.get(joined_first)
+                if value is None:
+                    value = firsts[joined_first] = corridor(first, joined_first)
+                other = seconds.get(joined_second)
+                if other is None:
+                    other = seconds[joined_second] = corridor(second, joined_second)
+                value += other
                 matching = 6 - a.count(0) - b.count(0)
-                if best is None or (value, matching) > best[:2]:
-                    best = (value, matching, (h, rotation))
-            assert best is not None
-            found[h] = best
+                if value > best_value or (value == best_value and matching > best_matching):
+                    best_value, best_matching, best_rotation = value, matching, rotation
+            found[h] = (best_value, best_matching, (h, best_rotation))
         return found
 
     def _best_placement(self, tile: int) -> tuple[int, int, Placement]:
