@@ -84,6 +84,8 @@ def best_partition(parts: Iterable[Collection[Hex]], shapes: ShapeTable) -> int:
     total = 0
     for cells in parts:
         size = len(cells)
+        if not size:
+            continue
         if size == 1:
             total += single
         elif size == 2:
@@ -96,7 +98,7 @@ def best_partition(parts: Iterable[Collection[Hex]], shapes: ShapeTable) -> int:
                 if len(shapes.solved) < SOLVED_LIMIT:
                     shapes.solved[shape] = found
             total += found
-        elif size:
+        else:
             total += _best_of_part(cells, shapes)
     return total
 
