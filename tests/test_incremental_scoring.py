@@ -5,13 +5,16 @@ placed; after every placement of a random growing board its corridors must be th
 of a flood fill over the whole board written from RULES.md 5.1
 (``corridor_sizes_ref``), of a fresh index of the same tiles, and its labels
 must name each tile's corridor. A copy's index grows apart from the original's; a board
-edited behind its back is indexed afresh."""
+edited behind its back is indexed afresh. The elk partitions remembered per shape equal
+the search on the tokens themselves."""
 
 from __future__ import annotations
 
 from cascadia.domain.components import HABITAT_TILE_COUNT, HABITATS
 from cascadia.domain.environment import Environment
 from cascadia.projections.habitats import corridor_labels, corridor_sizes, largest_corridors
+from cascadia.projections.wildlife.elk import ARC_SHAPES, BLOCK_SHAPES, LINE_SHAPES, RING_SUBSET_SHAPES
+from cascadia.projections.wildlife.partition import _best_of_part, best_partition
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_variants_helpers import corridor_sizes_ref
@@ -84,3 +87,18 @@ def test_a_copy_grows_apart_from_its_original(placed, cut: int) -> None:
         grown.tiles[h] = placement
         check_against_scratch(grown)
     check_against_scratch(board)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    cells=st.sets(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), min_size=1, max_size=9),
+    table=st.sampled_from((LINE_SHAPES, BLOCK_SHAPES, ARC_SHAPES, RING_SUBSET_SHAPES)),
+)
+def test_small_parts_solved_once_per_shape_score_as_solved_afresh(cells, table) -> None:
+    """``best_partition`` remembers the best total of small parts by their shape; read
+    back (the second time) it is the search's answer for these very tokens."""
+    expected = _best_of_part(cells, table)
+    assert best_partition([cells], table) == expected
+    assert best_partition([cells], table) == expected
+    moved = {(q + 5, r - 2) for q, r in cells}
+    assert best_partition([moved], table) == expected
