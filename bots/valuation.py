@@ -31,7 +31,13 @@ from cascadia.domain.environment import Environment
 from cascadia.domain.hexgrid import ADJACENT, Hex, neighbours, opposite, tile_edges
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState
-from cascadia.projections.habitats import corridor_labels, habitat_bonuses, habitat_points, largest_corridors
+from cascadia.projections.habitats import (
+    corridor_labels,
+    habitat_bonus,
+    habitat_bonuses,
+    habitat_points,
+    largest_corridors,
+)
 from cascadia.projections.wildlife import card_scorer, normalise_card
 from cascadia.projections.wildlife.fox import PER_FOX
 from cascadia.projections.wildlife.groups import connected_groups
@@ -303,10 +309,10 @@ class TurnValuation:
         key = (habitat, largest)
         found = self._bonus.get(key)
         if found is None:
-            others = [dict(p) for p in self.largest]
-            others[self.seat][habitat] = largest
-            bonus = habitat_bonuses(others, self.options)[self.seat][habitat]
-            found = self._bonus[key] = bonus - self.base_bonus[habitat]
+            sizes = [p[habitat] for p in self.largest]
+            sizes[self.seat] = largest
+            found = habitat_bonus(sizes, self.options)[self.seat] - self.base_bonus[habitat]
+            self._bonus[key] = found
         return found
 
     def placement_value(self, tile: int, h: Hex, rotation: int) -> tuple[int, int]:

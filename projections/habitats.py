@@ -248,16 +248,26 @@ def habitat_bonuses(largest: Sequence[Mapping[str, int]], options: GameOptions) 
     ``options.majority_bonus`` off (RULES.md 5.8) or ``must_not_match`` (RULES.md 7.2)
     nobody gets a habitat bonus, the solo bonus included.
     """
-    if not options.majority_bonus or options.must_not_match:
-        return [dict.fromkeys(HABITATS, 0) for _ in largest]
-    if len(largest) == 1:
-        return [solo_bonus(largest[0])]
-    per_habitat = {habitat: majority_bonus([p[habitat] for p in largest]) for habitat in HABITATS}
+    per_habitat = {habitat: habitat_bonus([p[habitat] for p in largest], options) for habitat in HABITATS}
     return [{habitat: per_habitat[habitat][i] for habitat in HABITATS} for i in range(len(largest))]
+
+
+def habitat_bonus(sizes: Sequence[int], options: GameOptions) -> list[int]:
+    """One habitat's bonus per player (see :func:`habitat_bonuses`) from each player's
+    largest corridor of that habitat."""
+    if not options.majority_bonus or options.must_not_match:
+        return [0] * len(sizes)
+    if len(sizes) == 1:
+        return [_solo(sizes[0])]
+    return majority_bonus(sizes)
 
 
 def solo_bonus(largest: Mapping[str, int]) -> dict[str, int]:
     """RULES.md 5.1: "**Solo**: no majority bonus; instead +2 for each habitat whose
     largest corridor has 7 or more tiles."
     """
-    return {habitat: SOLO_BONUS if largest[habitat] >= SOLO_BONUS_SIZE else 0 for habitat in HABITATS}
+    return {habitat: _solo(largest[habitat]) for habitat in HABITATS}
+
+
+def _solo(largest: int) -> int:
+    return SOLO_BONUS if largest >= SOLO_BONUS_SIZE else 0
