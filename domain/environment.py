@@ -25,8 +25,9 @@ class Environment:
     tiles: dict[Hex, tuple[int, int]] = field(default_factory=dict)
     wildlife: dict[Hex, str] = field(default_factory=dict)
     derived: dict[str, Derived] = field(default_factory=dict, compare=False, repr=False)
-    """What projections derive from this board and keep between reads (corridors kept up
-    to date as tiles are placed), by name; never part of the state. A copy gets copies."""
+    """What is derived from this board and kept between reads (its open hexes; corridors
+    kept up to date as tiles are placed), by name; never part of the state. A copy gets
+    copies."""
 
     def copy(self) -> Environment:
         derived = {name: data.copy() for name, data in self.derived.items()}
@@ -52,7 +53,25 @@ class Environment:
         return any(n in tiles for n in neighbours(h))
 
     def open_hexes(self) -> list[Hex]:
-        """Empty hexes sharing an edge with a placed tile: where a new tile may go, sorted."""
+        """Empty hexes sharing an edge with a placed tile: where a new tile may go, sorted.
+
+        Kept in :attr:`derived` with the tiled hexes they were found for, until those
+        change (each legal placement of each market tile asks again)."""
         tiles = self.tiles
-        found = {n for h in tiles for n in neighbours(h) if n not in tiles}
-        return sorted(found)
+        known = self.derived.get("open hexes")
+        if isinstance(known, OpenHexes) and known.tiled == tiles.keys():
+            return list(known.hexes)
+        found = sorted({n for h in tiles for n in neighbours(h) if n not in tiles})
+        self.derived["open hexes"] = OpenHexes(frozenset(tiles), tuple(found))
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class OpenHexes:
+    """The open hexes (sorted) of a board whose tiles are on ``tiled``."""
+
+    tiled: frozenset[Hex]
+    hexes: tuple[Hex, ...]
+
+    def copy(self) -> OpenHexes:
+        return self

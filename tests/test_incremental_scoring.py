@@ -4,7 +4,8 @@
 placed; after every placement of a random growing board its corridors must be those
 of a flood fill over the whole board written from RULES.md 5.1
 (``corridor_sizes_ref``), of a fresh index of the same tiles, and its labels
-must name each tile's corridor. A copy's index grows apart from the original's; a board
+must name each tile's corridor, and the board's open hexes (kept with it) must be found
+afresh. A copy's index grows apart from the original's; a board
 edited behind its back is indexed afresh. The elk partitions remembered per shape equal
 the search on the tokens themselves."""
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from cascadia.domain.components import HABITAT_TILE_COUNT, HABITATS
 from cascadia.domain.environment import Environment
+from cascadia.domain.hexgrid import neighbours
 from cascadia.projections.habitats import corridor_labels, corridor_sizes, largest_corridors
 from cascadia.projections.wildlife.elk import ARC_SHAPES, BLOCK_SHAPES, LINE_SHAPES, RING_SUBSET_SHAPES
 from cascadia.projections.wildlife.partition import _best_of_part, best_partition
@@ -39,6 +41,8 @@ def shown(board: Environment, h: tuple[int, int]) -> set[str]:
 
 
 def check_against_scratch(board: Environment) -> None:
+    tiles = board.tiles
+    assert board.open_hexes() == sorted({n for h in tiles for n in neighbours(h) if n not in tiles})
     expected = corridor_sizes_ref(board.tiles)
     assert corridor_sizes(board) == expected
     assert corridor_sizes(Environment(dict(board.tiles))) == expected
