@@ -325,7 +325,8 @@ class Game:
         if tile is None:
             return []
         environment = self.state.active.environment
-        every = [(h, rot) for h in environment.open_hexes() for rot in distinct_rotations(tile)]
+        rotations = distinct_rotations(tile)
+        every = [(h, rot) for h in environment.open_hexes() for rot in rotations]
         if not self._restricts_placement():
             return every
         kept = [(h, rot) for h, rot in every if self._keeps_restriction(h, tile, rot)]
