@@ -60,13 +60,41 @@ def reads_other_species(species: str, card: str) -> bool:
     return species in ("salmon", "hawk") and card == "D"
 
 
+def scores_group_sizes(species: str, card: str) -> bool:
+    """Whether ``species``' card reads nothing but the sizes of its groups: the bear
+    cards (RULES.md 5.3: groups by size) and hawk A (5.6: hawks adjacent to no other
+    hawk, the groups of one)."""
+    return (species == "bear" and card in CARD_LETTERS) or (species == "hawk" and card == "A")
+
+
 class CardCache:
     """Card scores remembered across turns, keyed by only the tokens the card reads:
     ``(species, card, hexes of that species)`` for a card that reads its own species,
-    ``(species, card, every (hex, species))`` for one that reads others."""
+    ``(species, card, every (hex, species))`` for one that reads others; and for a card
+    that reads only group sizes, ``(species, card, the sizes sorted)``."""
 
     def __init__(self) -> None:
         self._points: dict[tuple[str, str, frozenset], int] = {}
+        self._by_sizes: dict[tuple[str, str, tuple[int, ...]], int] = {}
+
+    def sized(
+        self,
+        species: str,
+        card: str,
+        sizes: tuple[int, ...],
+        wildlife: Mapping[Hex, str],
+        options: GameOptions,
+        added: tuple[Hex, str] | None = None,
+    ) -> int:
+        """The score of ``wildlife`` (with ``added`` placed) under a card that reads only
+        the sizes of the groups (:func:`scores_group_sizes`), whose sorted sizes are ``sizes``."""
+        key = (species, card, sizes)
+        found = self._by_sizes.get(key)
+        if found is None:
+            if added is not None:
+                wildlife = {**wildlife, added[0]: added[1]}
+            found = self._by_sizes[key] = card_scorer(species, card)(wildlife, options)
+        return found
 
     def points(
         self, species: str, card: str, tokens: frozenset, wildlife: Mapping[Hex, str], options: GameOptions
@@ -131,6 +159,8 @@ class TurnValuation:
         self._hawks = len(self._cells["hawk"])
         self._group_of: dict[str, dict[Hex, frozenset[Hex]]] = {}
         self._group_points: dict[tuple[str, frozenset[Hex]], int] = {}
+        self._group_sizes: dict[str, tuple[int, ...]] = {}
+        """Per species whose groups were found, their sizes sorted."""
         self._readers = [
             tuple((s, cs[s]) for s in WILDLIFE if reads_other_species(s, cs[s])) for cs in self.card_sets
         ]
@@ -203,6 +233,8 @@ class TurnValuation:
 
         - a card that is a sum over the groups of its species (elk A-C and D with arcs,
           salmon A-C, the variant cards): the groups next to ``h``, before and after;
+        - a card that reads only the sizes of its groups (the bear cards, hawk A): the
+          sizes, with the groups next to ``h`` joined into one;
         - fox A-C, a sum over foxes of what each fox's neighbours give it: the foxes
           next to ``h`` (and the new fox);
         - any other card: the whole board, before and after."""
@@ -215,6 +247,18 @@ class TurnValuation:
             for group in touched:
                 before += self._group_score(species, card, group)
             return self._score_of(species, card, frozenset((h, *frozenset().union(*touched)))) - before
+        if scored == species and scores_group_sizes(species, card):
+            group_of = self._groups(species)
+            now = self._group_sizes[species]
+            sizes = list(now)
+            merged = 1
+            for group in {group_of[n] for n in ADJACENT[h] if n in group_of}:
+                sizes.remove(len(group))
+                merged += len(group)
+            sizes.append(merged)
+            sizes.sort()
+            after = self.cards.sized(species, card, tuple(sizes), self.wildlife, self.options, (h, species))
+            return after - self.cards.sized(species, card, now, self.wildlife, self.options)
         if scored == "fox" and card in PER_FOX:
             at = PER_FOX[card]
             raw = self.wildlife
@@ -241,10 +285,12 @@ class TurnValuation:
         found = self._group_of.get(species)
         if found is None:
             found = self._group_of[species] = {}
-            for group in connected_groups(self._cells[species]):
+            groups = connected_groups(self._cells[species])
+            for group in groups:
                 cells = frozenset(group)
                 for h in group:
                     found[h] = cells
+            self._group_sizes[species] = tuple(sorted(len(group) for group in groups))
         return found
 
     def _group_score(self, species: str, card: str, group: frozenset[Hex]) -> int:

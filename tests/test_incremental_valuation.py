@@ -7,7 +7,7 @@ salmon-run and elk-ring rulings, and two card sets."""
 
 from __future__ import annotations
 
-from cascadia.bots.valuation import TurnValuation
+from cascadia.bots.valuation import CardCache, TurnValuation
 from cascadia.domain.components import CARD_LETTERS, HABITAT_TILE_COUNT, TILES, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import neighbours
@@ -45,6 +45,23 @@ def boards(draw):
 @settings(max_examples=150, deadline=None)
 @given(game=boards(), pick=st.integers(0, 10**6), species=st.sampled_from(WILDLIFE))
 def test_token_value_is_the_change_of_the_full_wildlife_score(game: Game, pick: int, species: str) -> None:
+    check_token_value(game, pick, species, CardCache())
+
+
+SHARED_CACHES: dict[GameOptions, CardCache] = {}
+"""Card scores remembered over the examples of the next test with the same options, as a
+bot remembers them over a game."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(game=boards(), pick=st.integers(0, 10**6), species=st.sampled_from(WILDLIFE))
+def test_token_value_with_scores_remembered_from_other_boards(game: Game, pick: int, species: str) -> None:
+    """Scores remembered by the tokens a card reads, or by the group sizes for the cards
+    that read only those (the bear cards, hawk A), hold on any board."""
+    check_token_value(game, pick, species, SHARED_CACHES.setdefault(game.state.options, CardCache()))
+
+
+def check_token_value(game: Game, pick: int, species: str, cards: CardCache) -> None:
     state = game.state
     environment = state.active.environment
     open_hexes = [h for h in environment.tiles if h not in environment.wildlife]
@@ -52,7 +69,7 @@ def test_token_value_is_the_change_of_the_full_wildlife_score(game: Game, pick: 
     candidates = open_hexes + new_hexes
     h = candidates[pick % len(candidates)]
     new_tile = None if h in environment.tiles else 0  # tile 0 is a keystone: +1
-    valuation = TurnValuation(state, {})
+    valuation = TurnValuation(state, {}, cards)
     after = {**environment.wildlife, h: species}
     sets = [state.cards]
     if state.options.two_card_sets and state.second_cards:
