@@ -23,7 +23,7 @@ from itertools import combinations
 
 from cascadia.bots.base import PlanningBot
 from cascadia.bots.decisions import Decision, Move, commands_of
-from cascadia.bots.valuation import CardCache, MoveValue, Placement, TurnValuation
+from cascadia.bots.valuation import CardCache, MoveValue, Placement, TokenMemo, TurnValuation
 from cascadia.domain.commands import Command, NatureWipe, WipeThree
 from cascadia.domain.components import WILDLIFE
 from cascadia.domain.game import Game
@@ -41,6 +41,7 @@ class GreedyBot(PlanningBot):
         super().__init__()
         self.seat = seat
         self.cards = CardCache()
+        self.tokens = TokenMemo()
         self._turn: tuple[tuple[int | None, ...], TurnValuation] | None = None
         """The last valuation and the position it values (see :meth:`valuation`)."""
 
@@ -64,7 +65,8 @@ class GreedyBot(PlanningBot):
         board = state.active.environment
         position = (id(state), state.turn, len(board.tiles), len(board.wildlife), *state.market_tiles)
         if self._turn is None or self._turn[0] != position:
-            self._turn = (position, TurnValuation(state, market_placements(game), self.cards))
+            valuation = TurnValuation(state, market_placements(game), self.cards, self.tokens)
+            self._turn = (position, valuation)
         return self._turn[1]
 
     def spends_nature(self, game: Game) -> bool:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from cascadia.domain.components import CARD_LETTERS, TILES, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.environment import Environment
-from cascadia.domain.hexgrid import ADJACENT, Hex, neighbours, opposite, tile_edges
+from cascadia.domain.hexgrid import ADJACENT, Hex, distance, neighbours, opposite, tile_edges
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState
 from cascadia.projections.habitats import (
@@ -111,6 +111,57 @@ class CardCache:
         return self._points.get((species, card, tokens))
 
 
+WHOLE_BOARD_READERS = {("fox", "D"), ("salmon", "D"), ("hawk", "D")}
+"""The cards that read other species' tokens anywhere on the board (RULES.md 5.5-5.7)."""
+REACH = 2
+"""How far from a hex the tokens lie that a token's value there reads, apart from its own
+species and the whole-board readers: its neighbours, and the neighbours of a fox next to it."""
+
+
+class TokenMemo:
+    """Token values (:meth:`TurnValuation.token_value` without the keystone) kept from one
+    valuation to the next.
+
+    A token's value is a function of the board's tokens (no card reads tiles), the card
+    set and the options. When the next board holds the same tokens plus one ``w`` token
+    on ``t``, a value of a ``s`` token on ``h`` still holds if ``s`` is not ``w`` and
+    ``h`` is farther than :data:`REACH` from ``t``: the groups and group sizes of ``s``
+    are unchanged, and what a fox card reads (a fox's neighbours, the foxes next to
+    ``h``) lies within that reach. With a whole-board reader in play, or two card sets (a
+    value then depends on both sets' totals), nothing is kept."""
+
+    def __init__(self) -> None:
+        self._wildlife: dict[Hex, str] | None = None
+        self._rules: tuple[list[dict[str, str]], GameOptions] | None = None
+        self._values: dict[tuple[str, Hex], int] = {}
+
+    def values(
+        self, wildlife: Mapping[Hex, str], card_sets: list[dict[str, str]], options: GameOptions
+    ) -> dict[tuple[str, Hex], int]:
+        """The remembered values that hold for ``wildlife``; the valuation adds to it."""
+        rules = (card_sets, options)
+        kept: dict[tuple[str, Hex], int] = {}
+        previous = self._wildlife
+        if previous is not None and rules == self._rules and _keeps_values(card_sets):
+            if len(wildlife) == len(previous) and wildlife == previous:
+                kept = self._values
+            elif len(wildlife) == len(previous) + 1 and previous.items() <= wildlife.items():
+                ((t, placed),) = wildlife.items() - previous.items()
+                kept = {
+                    (species, h): value
+                    for (species, h), value in self._values.items()
+                    if species != placed and distance(h, t) > REACH
+                }
+        self._wildlife = dict(wildlife)
+        self._rules = rules
+        self._values = kept
+        return kept
+
+
+def _keeps_values(card_sets: list[dict[str, str]]) -> bool:
+    return len(card_sets) == 1 and WHOLE_BOARD_READERS.isdisjoint(card_sets[0].items())
+
+
 @dataclass(frozen=True, slots=True)
 class MoveValue:
     """The best way to play one (tile, token) take: its value and how to place them.
@@ -137,9 +188,11 @@ class TurnValuation:
         state: GameState,
         tile_placements: Mapping[int, Sequence[Placement]],
         cards: CardCache | None = None,
+        tokens: TokenMemo | None = None,
     ) -> None:
         """``tile_placements`` gives the legal placements of each market tile (the
-        rules' answer, which knows the placement restrictions)."""
+        rules' answer, which knows the placement restrictions); ``tokens`` keeps token
+        values from the last valuation that still hold."""
         self.state = state
         self.options: GameOptions = state.options
         self.seat = state.current
@@ -170,7 +223,7 @@ class TurnValuation:
             for cs in self.card_sets
         ]
         self._wildlife_totals = [sum(p.values()) for p in self._species_points]
-        self._token: dict[tuple[str, Hex], int] = {}
+        self._token = {} if tokens is None else tokens.values(self.wildlife, self.card_sets, self.options)
         self._corridor: dict[tuple[str, int], int] = {}
         self._bonus: dict[tuple[str, int], int] = {}
         self._tile: dict[tuple[str, ...], dict[Hex, tuple[int, int, Placement]]] = {}
