@@ -23,10 +23,11 @@ from itertools import combinations
 
 from cascadia.bots.base import PlanningBot
 from cascadia.bots.decisions import Decision, Move, commands_of
-from cascadia.bots.valuation import CardCache, MoveValue, Placement, TokenMemo, TurnValuation
+from cascadia.bots.valuation import CardCache, MoveValue, TokenMemo, TurnValuation
 from cascadia.domain.commands import Command, NatureWipe, WipeThree
 from cascadia.domain.components import WILDLIFE
 from cascadia.domain.game import Game
+from cascadia.domain.hexgrid import Hex
 
 MAX_WIPES_PER_TURN = 4
 """Nature wipes the bot buys in one turn at most (each is decided after the last draw)."""
@@ -96,9 +97,10 @@ class GreedyBot(PlanningBot):
         return best.move
 
 
-def market_placements(game: Game) -> dict[int, list[Placement]]:
-    """The legal placements of each tile of the market (the rules' answer)."""
-    return {tile: game.legal_tile_placements(tile) for tile in game.state.market_tiles if tile is not None}
+def market_placements(game: Game) -> dict[int, dict[Hex, tuple[int, ...]]]:
+    """The legal placements of each tile of the market (the rules' answer): per hex
+    where it may go, its rotations there."""
+    return {tile: game.legal_tile_rotations(tile) for tile in game.state.market_tiles if tile is not None}
 
 
 def three_alike(market: Sequence[str | None]) -> tuple[int, ...]:

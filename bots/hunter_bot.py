@@ -45,7 +45,7 @@ from dataclasses import replace
 from uuid import UUID
 
 from cascadia.bots.greedy_bot import GreedyBot, market_placements
-from cascadia.bots.valuation import CardCache, MoveValue, Placement, TurnValuation
+from cascadia.bots.valuation import CardCache, MoveValue, TurnValuation
 from cascadia.domain.components import HABITATS, TILES, WILDLIFE
 from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import Hex
@@ -87,7 +87,7 @@ class HuntValuation(TurnValuation):
     def __init__(
         self,
         state: GameState,
-        tile_placements: Mapping[int, Sequence[Placement]],
+        tile_placements: Mapping[int, Mapping[Hex, Sequence[int]]],
         goal: str,
         cards: CardCache | None = None,
         favoured: str | None = None,

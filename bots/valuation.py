@@ -186,12 +186,13 @@ class TurnValuation:
     def __init__(
         self,
         state: GameState,
-        tile_placements: Mapping[int, Sequence[Placement]],
+        tile_placements: Mapping[int, Mapping[Hex, Sequence[int]]],
         cards: CardCache | None = None,
         tokens: TokenMemo | None = None,
     ) -> None:
-        """``tile_placements`` gives the legal placements of each market tile (the
-        rules' answer, which knows the placement restrictions); ``tokens`` keeps token
+        """``tile_placements`` gives the legal placements of each market tile, per hex
+        where it may go its rotations there (the rules' answer, which knows the placement
+        restrictions); ``tokens`` keeps token
         values from the last valuation that still hold."""
         self.state = state
         self.options: GameOptions = state.options
@@ -440,9 +441,6 @@ class TurnValuation:
         found = self._tile.get(habitats)
         if found is not None:
             return found
-        rotations: dict[Hex, list[int]] = {}
-        for h, rotation in self.tile_placements[tile]:
-            rotations.setdefault(h, []).append(rotation)
         found = self._tile[habitats] = {}
         apart = self._apart(habitats)
         corridor = self._corridor_value
@@ -452,7 +450,7 @@ class TurnValuation:
         firsts: dict[int, int] = {}
         seconds: dict[int, int] = {}
         """The corridor values of each habitat by the corridors joined (for this tile)."""
-        for h, legal in rotations.items():
+        for h, legal in self.tile_placements[tile].items():
             near_first = [0] * 12
             near_second = [0] * 12
             relevant = False
