@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from cascadia.domain.components import CARD_LETTERS, TILES, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.environment import Environment
-from cascadia.domain.hexgrid import ADJACENT, Hex, distance, neighbours, opposite, tile_edges
+from cascadia.domain.hexgrid import ADJACENT, Hex, neighbours, opposite, tile_edges
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState
 from cascadia.projections.habitats import (
@@ -147,15 +147,23 @@ class TokenMemo:
                 kept = self._values
             elif len(wildlife) == len(previous) + 1 and previous.items() <= wildlife.items():
                 ((t, placed),) = wildlife.items() - previous.items()
-                kept = {
-                    (species, h): value
-                    for (species, h), value in self._values.items()
-                    if species != placed and distance(h, t) > REACH
-                }
+                near = _within_reach(t)
+                kept = {key: value for key, value in self._values.items() if key[0] != placed and key[1] not in near}
         self._wildlife = dict(wildlife)
         self._rules = rules
         self._values = kept
         return kept
+
+
+def _within_reach(t: Hex) -> frozenset[Hex]:
+    """The hexes at most :data:`REACH` steps from ``t``."""
+    q, r = t
+    return frozenset(
+        (q + dq, r + dr)
+        for dq in range(-REACH, REACH + 1)
+        for dr in range(-REACH, REACH + 1)
+        if abs(dq + dr) <= REACH
+    )
 
 
 def _keeps_values(card_sets: list[dict[str, str]]) -> bool:
