@@ -148,7 +148,11 @@ class TokenMemo:
             elif len(wildlife) == len(previous) + 1 and previous.items() <= wildlife.items():
                 ((t, placed),) = wildlife.items() - previous.items()
                 near = _within_reach(t)
-                kept = {key: value for key, value in self._values.items() if key[0] != placed and key[1] not in near}
+                kept = {
+                    key: value
+                    for key, value in self._values.items()
+                    if key[0] != placed and key[1] not in near
+                }
         self._wildlife = dict(wildlife)
         self._rules = rules
         self._values = kept
