@@ -226,11 +226,13 @@ class TurnValuation:
         self._group_of: dict[str, dict[Hex, frozenset[Hex]]] = {}
         self._group_points: dict[tuple[str, frozenset[Hex]], int] = {}
         self._group_sizes: dict[str, tuple[int, ...]] = {}
+        self._fox_points: dict[tuple[str, Hex], int] = {}
         """Per species whose groups were found, their sizes sorted."""
         self._readers = [
             tuple((s, cs[s]) for s in WILDLIFE if reads_other_species(s, cs[s])) for cs in self.card_sets
         ]
         """Per card set, the cards that read other species than their own."""
+        self._cards_and_readers = list(zip(self.card_sets, self._readers, strict=True))
         self._species_points: list[dict[str, int]] = [
             {s: self._card(s, cs[s], self._read(s, cs[s]), self.wildlife) for s in WILDLIFE}
             for cs in self.card_sets
@@ -281,7 +283,7 @@ class TurnValuation:
         """Per card set, the change of each card that a ``species`` token on ``h`` can
         change (the cards it cannot touch are left out: they do not change)."""
         found = []
-        for cards, readers in zip(self.card_sets, self._readers, strict=True):
+        for cards, readers in self._cards_and_readers:
             changes = {species: self._card_change(species, cards[species], h, species)}
             for other, card in readers:
                 if other != species and self._may_touch(other, h):
@@ -330,13 +332,24 @@ class TurnValuation:
             raw = self.wildlife
             after = raw.copy()
             after[h] = species
-            change = sum(at(after, n) - at(raw, n) for n in neighbours(h) if raw.get(n) == "fox")
-            return change + (at(after, h) if species == "fox" else 0)
+            change = at(after, h) if species == "fox" else 0
+            for n in ADJACENT[h]:
+                if raw.get(n) == "fox":
+                    change += at(after, n) - self._fox_score(card, n)
+            return change
         read = self._read(scored, card, (h, species))
         after_points = self.cards.known(scored, card, read)
         if after_points is None:
             after_points = self._card(scored, card, read, {**self.wildlife, h: species})
         return after_points - self._card(scored, card, self._read(scored, card), self.wildlife)
+
+    def _fox_score(self, card: str, fox: Hex) -> int:
+        """What the fox on ``fox`` scores now under fox ``card`` (A-C), remembered for the turn."""
+        key = (card, fox)
+        found = self._fox_points.get(key)
+        if found is None:
+            found = self._fox_points[key] = PER_FOX[card](self.wildlife, fox)
+        return found
 
     def _sums_groups(self, species: str, card: str) -> bool:
         """Whether ``species``' card is a sum of what each of its groups scores alone."""
@@ -538,15 +551,15 @@ class TurnValuation:
         tiles = self.tile_values(tile)
         value, matching, placement = self._best_placement(tile)
         target, token = self.best_target(species)
-        best = (value + token, matching, target is not None)
-        found = (best, placement, target)
+        value += token
+        placed = target is not None
         if species in TILES[tile].wildlife and not self.options.no_token_on_new_tile:
+            token_value = self.token_value
             for h, (tile_value, tile_matching, tile_placement) in tiles.items():
-                candidate = (tile_value + self.token_value(species, h, tile), tile_matching, True)
-                if candidate > best:
-                    best = candidate
-                    found = (best, tile_placement, h)
-        (total, *shape), placement, target = found
-        found = MoveValue(total, tuple(shape), placement, target)
+                total = tile_value + token_value(species, h, tile)
+                if total > value or (total == value and (tile_matching, True) > (matching, placed)):
+                    value, matching, placed = total, tile_matching, True
+                    placement, target = tile_placement, h
+        found = MoveValue(value, (matching, placed), placement, target)
         self._moves[key] = found
         return found
