@@ -204,8 +204,8 @@ class TurnValuation:
     ) -> None:
         """``tile_placements`` gives the legal placements of each market tile, per hex
         where it may go its rotations there (the rules' answer, which knows the placement
-        restrictions); ``tokens`` keeps token
-        values from the last valuation that still hold."""
+        restrictions); ``tokens`` keeps token values from the last valuation that still
+        hold."""
         self.state = state
         self.options: GameOptions = state.options
         self.seat = state.current
@@ -226,8 +226,8 @@ class TurnValuation:
         self._group_of: dict[str, dict[Hex, frozenset[Hex]]] = {}
         self._group_points: dict[tuple[str, frozenset[Hex]], int] = {}
         self._group_sizes: dict[str, tuple[int, ...]] = {}
-        self._fox_points: dict[tuple[str, Hex], int] = {}
         """Per species whose groups were found, their sizes sorted."""
+        self._fox_points: dict[tuple[str, Hex], int] = {}
         self._readers = [
             tuple((s, cs[s]) for s in WILDLIFE if reads_other_species(s, cs[s])) for cs in self.card_sets
         ]
