@@ -134,6 +134,11 @@ class Market:
         self.tiles = list(state.market_tiles)
         self.tokens = list(state.market_wildlife)
         self.bag = list(state.bag)
+        total = sum(self.bag)
+        self.shares = [
+            (species, count / total) for count, species in zip(self.bag, WILDLIFE, strict=True) if count
+        ]
+        """Each species in the bag with its share of the bag: the chance a draw is one."""
         self.cost = game.nature_cost()
         self.nature = state.active.nature_tokens
         self.can_choose_freely = spends and "free_choice" in game.nature_actions()
@@ -196,14 +201,12 @@ class Market:
         free = self.can_choose_freely and self.nature - spent >= self.cost
         kept = [(s, w) for s, w in enumerate(self.tokens) if w is not None and s not in slots]
         fixed = max((self._slot_value(s, w, free) for s, w in kept), default=-(10**9))
-        total = sum(self.bag)
         laws: list[dict[int, float]] = []
         for slot in slots:
             law: dict[int, float] = {}
-            for count, species in zip(self.bag, WILDLIFE, strict=True):
-                if count:
-                    value = max(fixed, self._slot_value(slot, species, free))
-                    law[value] = law.get(value, 0.0) + count / total
+            for species, share in self.shares:
+                value = max(fixed, self._slot_value(slot, species, free))
+                law[value] = law.get(value, 0.0) + share
             laws.append(law)
         expected = 0.0
         below = 0.0
