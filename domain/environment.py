@@ -56,13 +56,24 @@ class Environment:
         """Empty hexes sharing an edge with a placed tile: where a new tile may go, sorted.
 
         Kept in :attr:`derived` with the tiled hexes they were found for, until those
-        change (each legal placement of each market tile asks again)."""
+        change (each legal placement of each market tile asks again); after one more
+        tile, only its neighbours change."""
         tiles = self.tiles
         known = self.derived.get("open hexes")
-        if isinstance(known, OpenHexes) and known.tiled == tiles.keys():
-            return list(known.hexes)
-        found = sorted({n for h in tiles for n in neighbours(h) if n not in tiles})
-        self.derived["open hexes"] = OpenHexes(frozenset(tiles), tuple(found))
+        if isinstance(known, OpenHexes):
+            if known.tiled == tiles.keys():
+                return list(known.hexes)
+            added = tiles.keys() - known.tiled
+            if len(added) == 1 and len(tiles) == len(known.tiled) + 1:  # one tile placed since
+                (placed,) = added
+                grown = set(known.hexes)
+                grown.discard(placed)
+                grown.update(n for n in neighbours(placed) if n not in tiles)
+                return self._keep_open(sorted(grown))
+        return self._keep_open(sorted({n for h in tiles for n in neighbours(h) if n not in tiles}))
+
+    def _keep_open(self, found: list[Hex]) -> list[Hex]:
+        self.derived["open hexes"] = OpenHexes(frozenset(self.tiles), tuple(found))
         return found
 
 
