@@ -115,13 +115,25 @@ def three_alike(market: Sequence[str | None]) -> tuple[int, ...]:
 class Choice:
     """A whole move with its value (the nature tokens it spends counted)."""
 
-    __slots__ = ("key", "move", "value")
+    __slots__ = ("_best", "_move", "_slots", "cost", "key", "value")
 
     def __init__(self, tile_slot: int, wildlife_slot: int, cost: int, best: MoveValue) -> None:
         self.value = best.value - cost
+        self.cost = cost
         self.key = (self.value, -cost, *best.shape)
-        (q, r), rotation = best.placement
-        self.move = Move(tile_slot, wildlife_slot, cost > 0, (q, r), rotation, best.target)
+        self._slots = (tile_slot, wildlife_slot)
+        self._best = best
+        self._move: Move | None = None
+
+    @property
+    def move(self) -> Move:
+        """The move's commands as one decision (made when first asked: most choices
+        are only compared)."""
+        if self._move is None:
+            (q, r), rotation = self._best.placement
+            tile_slot, wildlife_slot = self._slots
+            self._move = Move(tile_slot, wildlife_slot, self.cost > 0, (q, r), rotation, self._best.target)
+        return self._move
 
 
 class Market:
