@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from cascadia.domain.components import CARD_LETTERS, TILES, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.environment import Environment
-from cascadia.domain.hexgrid import ADJACENT, Hex, neighbours, opposite, tile_edges
+from cascadia.domain.hexgrid import ADJACENT, EDGE_TABLE, OPPOSITE, Hex, tile_edges
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState
 from cascadia.projections.habitats import (
@@ -401,12 +401,13 @@ class TurnValuation:
         the habitat its touching edge shows and the corridor that edge belongs to."""
         found = self._touching.get(h)
         if found is None:
-            environment = self.environment
+            tiles, labels = self.environment.tiles, self.labels
             found = []
-            for i, n in enumerate(neighbours(h)):
-                if n in environment.tiles:
-                    habitat = environment.edges(n)[opposite(i)]
-                    found.append((i, habitat, self.labels[habitat][n]))
+            for i, n in enumerate(ADJACENT[h]):
+                placed = tiles.get(n)
+                if placed is not None:
+                    habitat = EDGE_TABLE[placed[0]][placed[1]][OPPOSITE[i]]
+                    found.append((i, habitat, labels[habitat][n]))
             self._touching[h] = found
         return found
 

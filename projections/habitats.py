@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 
 from cascadia.domain.components import HABITATS, TILES
 from cascadia.domain.environment import Environment
-from cascadia.domain.hexgrid import ADJACENT, EDGE_TABLE, Hex
+from cascadia.domain.hexgrid import ADJACENT, EDGE_TABLE, OPPOSITE, Hex
 from cascadia.domain.options import GameOptions
 
 MAX_PLAYERS = 4
@@ -41,8 +41,6 @@ MIN_SCORING_CORRIDOR = 5
 
 HABITATS_OF: tuple[tuple[str, ...], ...] = tuple(tile.habitats for tile in TILES)
 """The habitats of each tile, by tile id."""
-OPPOSITE = (3, 4, 5, 0, 1, 2)
-"""The touching edge of the neighbour across each edge (``hexgrid.opposite``)."""
 
 CorridorLabels = dict[str, dict[Hex, int]]
 """Per habitat, the corridor label of every tile showing that habitat."""
