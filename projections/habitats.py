@@ -57,13 +57,14 @@ class CorridorIndex:
     board), it starts again from the whole board.
     """
 
-    __slots__ = ("_edges", "_index", "_items", "_largest", "_parents", "_roots")
+    __slots__ = ("_edges", "_index", "_largest", "_parents", "_roots", "_tiles")
 
     def __init__(self) -> None:
         self._reset()
 
     def _reset(self) -> None:
-        self._items: list[tuple[Hex, tuple[int, int]]] = []
+        self._tiles: dict[Hex, tuple[int, int]] = {}
+        """The tiles taken in, in order."""
         self._index: dict[Hex, int] = {}
         self._edges: list[tuple[str, ...]] = []
         self._parents: dict[str, dict[int, int]] = {habitat: {} for habitat in HABITATS}
@@ -83,7 +84,7 @@ class CorridorIndex:
     def copy(self) -> CorridorIndex:
         """An index of the same tiles that grows apart from this one."""
         found = CorridorIndex.__new__(CorridorIndex)
-        found._items = list(self._items)
+        found._tiles = dict(self._tiles)
         found._index = dict(self._index)
         found._edges = list(self._edges)
         found._parents = {habitat: dict(parent) for habitat, parent in self._parents.items()}
@@ -93,16 +94,17 @@ class CorridorIndex:
 
     def update(self, tiles: Mapping[Hex, tuple[int, int]]) -> None:
         """Take in the tiles placed since the last update."""
-        items = list(tiles.items())
-        known = len(self._items)
-        if len(items) == known and items == self._items:
+        known = self._tiles
+        if tiles == known:
             return
-        if items[:known] != self._items:
+        if len(tiles) > len(known) and tiles.items() >= known.items():
+            added = [(h, placed) for h, placed in tiles.items() if h not in known]
+        else:
             self._reset()
-            known = 0
-        for h, (tile_id, rotation) in items[known:]:
+            added = list(tiles.items())
+        for h, (tile_id, rotation) in added:
             self._add(h, tile_id, rotation)
-        self._items = items
+        self._tiles = dict(tiles)
 
     def _add(self, h: Hex, tile_id: int, rotation: int) -> None:
         """Place one tile: a corridor of one per habitat, joined across matching edges."""
@@ -148,8 +150,8 @@ class CorridorIndex:
         sizes: dict[str, list[int]] = {habitat: [] for habitat in HABITATS}
         label_of_root: dict[str, dict[int, int]] = {habitat: {} for habitat in HABITATS}
         parents, roots = self._parents, self._roots
-        for i, (h, (tile_id, _)) in enumerate(self._items):
-            for habitat in HABITATS_OF[tile_id]:
+        for h, i in self._index.items():
+            for habitat in HABITATS_OF[self._tiles[h][0]]:
                 top = _root(parents[habitat], i)
                 label = label_of_root[habitat].get(top)
                 if label is None:
