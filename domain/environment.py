@@ -45,7 +45,12 @@ class Environment:
 
     def wildlife_targets(self, species: str) -> list[Hex]:
         """Every hex where a ``species`` token may be placed, sorted."""
-        return sorted(h for h in self.tiles if self.is_open_for(h, species))
+        wildlife = self.wildlife
+        return sorted(
+            h
+            for h, (tile_id, _) in self.tiles.items()
+            if h not in wildlife and species in TILES[tile_id].wildlife
+        )
 
     def is_adjacent_to_tiles(self, h: Hex) -> bool:
         """Whether ``h`` shares an edge with at least one placed tile."""
