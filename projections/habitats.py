@@ -42,6 +42,9 @@ MIN_SCORING_CORRIDOR = 5
 HABITATS_OF: tuple[tuple[str, ...], ...] = tuple(tile.habitats for tile in TILES)
 """The habitats of each tile, by tile id."""
 
+FORWARD = (0, 1, 2)
+"""Directions NE, E, SE: from every tile they reach each pair of neighbours once."""
+
 CorridorLabels = dict[str, dict[Hex, int]]
 """Per habitat, the corridor label of every tile showing that habitat."""
 
@@ -50,26 +53,24 @@ class CorridorIndex:
     """One board's corridors, kept up to date as its tiles are placed.
 
     Tiles are never moved or removed (RULES.md 4.3), so each new tile only joins the
-    corridors its matching edges touch: one union-find per habitat over the tiles (by
-    their order of placement), with the size of every corridor at its root and the
-    largest size per habitat. :meth:`update` takes in the tiles placed since the last
-    read; if the tiles differ from what it has taken in otherwise (a test that edits a
-    board), it starts again from the whole board.
+    corridors its matching edges touch: one union-find forest per habitat over the
+    tiles (by their order of placement), with the size of each corridor at its root (0
+    for a tile without the habitat, and for a tile that is not a root) and the largest
+    size per habitat. :meth:`update` takes in the tiles placed since the last read; a
+    board read for the first time, or whose tiles differ from what was taken in
+    otherwise (a test that edits a board), is indexed afresh, visiting each pair of
+    neighbouring tiles once (directions NE, E, SE from every tile).
     """
 
-    __slots__ = ("_edges", "_index", "_largest", "_parents", "_roots", "_tiles")
+    __slots__ = ("_edges", "_index", "_largest", "_parents", "_sizes", "_tiles")
 
     def __init__(self) -> None:
-        self._reset()
-
-    def _reset(self) -> None:
         self._tiles: dict[Hex, tuple[int, int]] = {}
         """The tiles taken in, in order."""
         self._index: dict[Hex, int] = {}
         self._edges: list[tuple[str, ...]] = []
-        self._parents: dict[str, dict[int, int]] = {habitat: {} for habitat in HABITATS}
-        self._roots: dict[str, dict[int, int]] = {habitat: {} for habitat in HABITATS}
-        """Per habitat, the size of the corridor at each root."""
+        self._parents: dict[str, list[int]] = {habitat: [] for habitat in HABITATS}
+        self._sizes: dict[str, list[int]] = {habitat: [] for habitat in HABITATS}
         self._largest: dict[str, int] = dict.fromkeys(HABITATS, 0)
 
     @classmethod
@@ -87,58 +88,82 @@ class CorridorIndex:
         found._tiles = dict(self._tiles)
         found._index = dict(self._index)
         found._edges = list(self._edges)
-        found._parents = {habitat: dict(parent) for habitat, parent in self._parents.items()}
-        found._roots = {habitat: dict(sizes) for habitat, sizes in self._roots.items()}
+        found._parents = {habitat: list(parent) for habitat, parent in self._parents.items()}
+        found._sizes = {habitat: list(sizes) for habitat, sizes in self._sizes.items()}
         found._largest = dict(self._largest)
         return found
 
-    def update(self, tiles: Mapping[Hex, tuple[int, int]]) -> None:
+    def update(self, tiles: dict[Hex, tuple[int, int]]) -> None:
         """Take in the tiles placed since the last update."""
         known = self._tiles
         if tiles == known:
             return
-        if len(tiles) > len(known) and tiles.items() >= known.items():
-            added = [(h, placed) for h, placed in tiles.items() if h not in known]
+        if len(tiles) > len(known) and known and tiles.items() >= known.items():
+            for h, (tile_id, rotation) in tiles.items():
+                if h not in known:
+                    self._add(h, tile_id, rotation)
+            self._tiles = dict(tiles)
         else:
-            self._reset()
-            added = list(tiles.items())
-        for h, (tile_id, rotation) in added:
-            self._add(h, tile_id, rotation)
-        self._tiles = dict(tiles)
+            self._afresh(tiles)
 
     def _add(self, h: Hex, tile_id: int, rotation: int) -> None:
         """Place one tile: a corridor of one per habitat, joined across matching edges."""
-        index, edges, parents, roots = self._index, self._edges, self._parents, self._roots
+        index, edges = self._index, self._edges
         i = index[h] = len(edges)
         own = EDGE_TABLE[tile_id][rotation]
         edges.append(own)
-        largest = self._largest
-        for habitat in HABITATS_OF[tile_id]:
-            parents[habitat][i] = i
-            roots[habitat][i] = 1
-            if not largest[habitat]:
-                largest[habitat] = 1
+        shown = HABITATS_OF[tile_id]
+        for habitat, parent in self._parents.items():
+            parent.append(i)
+            if habitat in shown:
+                self._sizes[habitat].append(1)
+                self._largest[habitat] = max(self._largest[habitat], 1)
+            else:
+                self._sizes[habitat].append(0)
         for direction, n in enumerate(ADJACENT[h]):
             j = index.get(n)
-            if j is None:
-                continue
-            habitat = own[direction]
-            if edges[j][OPPOSITE[direction]] != habitat:
-                continue
-            parent, sizes = parents[habitat], roots[habitat]
-            a, b = _root(parent, i), _root(parent, j)
-            if a == b:
-                continue
-            if sizes[a] < sizes[b]:
-                a, b = b, a
-            parent[b] = a
-            size = sizes[a] = sizes[a] + sizes.pop(b)
-            if size > largest[habitat]:
-                largest[habitat] = size
+            if j is not None and edges[j][OPPOSITE[direction]] == own[direction]:
+                self._union(own[direction], i, j)
+
+    def _afresh(self, tiles: dict[Hex, tuple[int, int]]) -> None:
+        """Index ``tiles`` from nothing."""
+        order = list(tiles)
+        count = len(order)
+        index = self._index = dict(zip(order, range(count), strict=True))
+        edges = self._edges = [EDGE_TABLE[tile_id][rotation] for tile_id, rotation in tiles.values()]
+        self._parents = {habitat: list(range(count)) for habitat in HABITATS}
+        sizes = self._sizes = {habitat: [0] * count for habitat in HABITATS}
+        for i, (tile_id, _) in enumerate(tiles.values()):
+            for habitat in HABITATS_OF[tile_id]:
+                sizes[habitat][i] = 1
+        union = self._union
+        for i, h in enumerate(order):
+            own = edges[i]
+            near = ADJACENT[h]
+            for direction in FORWARD:
+                j = index.get(near[direction])
+                if j is not None and own[direction] == edges[j][direction + 3]:
+                    union(own[direction], i, j)
+        self._largest = {habitat: max(found, default=0) for habitat, found in sizes.items()}
+        self._tiles = dict(tiles)
+
+    def _union(self, habitat: str, i: int, j: int) -> None:
+        """Join the corridors of ``habitat`` holding tiles ``i`` and ``j``."""
+        parent, sizes = self._parents[habitat], self._sizes[habitat]
+        a, b = _root(parent, i), _root(parent, j)
+        if a == b:
+            return
+        if sizes[a] < sizes[b]:
+            a, b = b, a
+        parent[b] = a
+        size = sizes[a] = sizes[a] + sizes[b]
+        sizes[b] = 0
+        if size > self._largest[habitat]:
+            self._largest[habitat] = size
 
     def sizes(self) -> dict[str, list[int]]:
         """Per habitat, the sizes of all its corridors, largest first."""
-        return {habitat: sorted(found.values(), reverse=True) for habitat, found in self._roots.items()}
+        return {habitat: sorted(filter(None, found), reverse=True) for habitat, found in self._sizes.items()}
 
     def largest(self) -> dict[str, int]:
         """Per habitat, the size of the largest corridor (0 if none)."""
@@ -149,7 +174,7 @@ class CorridorIndex:
         labels: CorridorLabels = {habitat: {} for habitat in HABITATS}
         sizes: dict[str, list[int]] = {habitat: [] for habitat in HABITATS}
         label_of_root: dict[str, dict[int, int]] = {habitat: {} for habitat in HABITATS}
-        parents, roots = self._parents, self._roots
+        parents, roots = self._parents, self._sizes
         for h, i in self._index.items():
             for habitat in HABITATS_OF[self._tiles[h][0]]:
                 top = _root(parents[habitat], i)
@@ -161,7 +186,7 @@ class CorridorIndex:
         return labels, sizes
 
 
-def _root(parent: dict[int, int], i: int) -> int:
+def _root(parent: list[int], i: int) -> int:
     while parent[i] != i:
         parent[i] = i = parent[parent[i]]
     return i
