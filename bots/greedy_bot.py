@@ -23,10 +23,11 @@ from itertools import combinations
 
 from cascadia.bots.base import PlanningBot
 from cascadia.bots.decisions import Decision, Move, commands_of
-from cascadia.bots.valuation import CardCache, CorridorCache, MoveValue, Placement, TurnValuation
+from cascadia.bots.valuation import CardCache, MoveValue, TokenMemo, TurnValuation
 from cascadia.domain.commands import Command, NatureWipe, WipeThree
 from cascadia.domain.components import WILDLIFE
 from cascadia.domain.game import Game
+from cascadia.domain.hexgrid import Hex
 
 MAX_WIPES_PER_TURN = 4
 """Nature wipes the bot buys in one turn at most (each is decided after the last draw)."""
@@ -41,7 +42,9 @@ class GreedyBot(PlanningBot):
         super().__init__()
         self.seat = seat
         self.cards = CardCache()
-        self.corridors = CorridorCache()
+        self.tokens = TokenMemo()
+        self._turn: tuple[tuple[int | None, ...], TurnValuation] | None = None
+        """The last valuation and the position it values (see :meth:`valuation`)."""
 
     def plan(self, game: Game) -> Iterator[Command]:
         """The turn's commands: each wipe worth its draw (deciding again after it), then
@@ -54,8 +57,18 @@ class GreedyBot(PlanningBot):
         yield from commands_of(self.decide(game, wipes=False))
 
     def valuation(self, game: Game) -> TurnValuation:
-        """The values of the active player's moves this turn."""
-        return TurnValuation(game.state, market_placements(game), self.cards, self.corridors)
+        """The values of the active player's moves this turn.
+
+        A wipe changes only the market's tokens, which no value depends on, so the
+        turn's decisions after it reuse the valuation: it is kept for the same state
+        object (which it holds, so its id is not reused), turn, board and market tiles."""
+        state = game.state
+        board = state.active.environment
+        position = (id(state), state.turn, len(board.tiles), len(board.wildlife), *state.market_tiles)
+        if self._turn is None or self._turn[0] != position:
+            valuation = TurnValuation(state, market_placements(game), self.cards, self.tokens)
+            self._turn = (position, valuation)
+        return self._turn[1]
 
     def spends_nature(self, game: Game) -> bool:
         """Whether the bot may spend nature tokens this turn (the greedy always may)."""
@@ -84,9 +97,10 @@ class GreedyBot(PlanningBot):
         return best.move
 
 
-def market_placements(game: Game) -> dict[int, list[Placement]]:
-    """The legal placements of each tile of the market (the rules' answer)."""
-    return {tile: game.legal_tile_placements(tile) for tile in game.state.market_tiles if tile is not None}
+def market_placements(game: Game) -> dict[int, dict[Hex, tuple[int, ...]]]:
+    """The legal placements of each tile of the market (the rules' answer): per hex
+    where it may go, its rotations there."""
+    return {tile: game.legal_tile_rotations(tile) for tile in game.state.market_tiles if tile is not None}
 
 
 def three_alike(market: Sequence[str | None]) -> tuple[int, ...]:
@@ -101,13 +115,25 @@ def three_alike(market: Sequence[str | None]) -> tuple[int, ...]:
 class Choice:
     """A whole move with its value (the nature tokens it spends counted)."""
 
-    __slots__ = ("key", "move", "value")
+    __slots__ = ("_best", "_move", "_slots", "cost", "key", "value")
 
     def __init__(self, tile_slot: int, wildlife_slot: int, cost: int, best: MoveValue) -> None:
         self.value = best.value - cost
+        self.cost = cost
         self.key = (self.value, -cost, *best.shape)
-        (q, r), rotation = best.placement
-        self.move = Move(tile_slot, wildlife_slot, cost > 0, (q, r), rotation, best.target)
+        self._slots = (tile_slot, wildlife_slot)
+        self._best = best
+        self._move: Move | None = None
+
+    @property
+    def move(self) -> Move:
+        """The move's commands as one decision (made when first asked: most choices
+        are only compared)."""
+        if self._move is None:
+            (q, r), rotation = self._best.placement
+            tile_slot, wildlife_slot = self._slots
+            self._move = Move(tile_slot, wildlife_slot, self.cost > 0, (q, r), rotation, self._best.target)
+        return self._move
 
 
 class Market:
@@ -120,10 +146,16 @@ class Market:
         self.tiles = list(state.market_tiles)
         self.tokens = list(state.market_wildlife)
         self.bag = list(state.bag)
+        total = sum(self.bag)
+        self.shares = [
+            (species, count / total) for count, species in zip(self.bag, WILDLIFE, strict=True) if count
+        ]
+        """Each species in the bag with its share of the bag: the chance a draw is one."""
         self.cost = game.nature_cost()
         self.nature = state.active.nature_tokens
         self.can_choose_freely = spends and "free_choice" in game.nature_actions()
         self._values: dict[tuple[int, str], int] = {}
+        self._slot_values: dict[tuple[int, str, bool], int] = {}
 
     def best(self) -> Choice:
         """The best move with the market as it is."""
@@ -155,6 +187,10 @@ class Market:
     def _slot_value(self, slot: int, species: str, free: bool) -> int:
         """The best move that uses a ``species`` token in ``slot``: its pair, or with
         free choice (at its cost) any tile with it."""
+        key = (slot, species, free)
+        found = self._slot_values.get(key)
+        if found is not None:
+            return found
         best = self._value(slot, species) if self.tiles[slot] is not None else None
         if free:
             for t, tile in enumerate(self.tiles):
@@ -162,7 +198,8 @@ class Market:
                     value = self._value(t, species) - self.cost
                     if best is None or value > best:
                         best = value
-        return best if best is not None else -(10**9)
+        found = self._slot_values[key] = best if best is not None else -(10**9)
+        return found
 
     def expected_after_wipe(self, slots: Sequence[int], spent: int) -> float:
         """The expected value of the best move after the tokens of ``slots`` are wiped.
@@ -176,14 +213,12 @@ class Market:
         free = self.can_choose_freely and self.nature - spent >= self.cost
         kept = [(s, w) for s, w in enumerate(self.tokens) if w is not None and s not in slots]
         fixed = max((self._slot_value(s, w, free) for s, w in kept), default=-(10**9))
-        total = sum(self.bag)
         laws: list[dict[int, float]] = []
         for slot in slots:
             law: dict[int, float] = {}
-            for count, species in zip(self.bag, WILDLIFE, strict=True):
-                if count:
-                    value = max(fixed, self._slot_value(slot, species, free))
-                    law[value] = law.get(value, 0.0) + count / total
+            for species, share in self.shares:
+                value = max(fixed, self._slot_value(slot, species, free))
+                law[value] = law.get(value, 0.0) + share
             laws.append(law)
         expected = 0.0
         below = 0.0

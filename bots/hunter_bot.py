@@ -45,7 +45,7 @@ from dataclasses import replace
 from uuid import UUID
 
 from cascadia.bots.greedy_bot import GreedyBot, market_placements
-from cascadia.bots.valuation import CardCache, CorridorCache, MoveValue, Placement, TurnValuation
+from cascadia.bots.valuation import CardCache, MoveValue, TurnValuation
 from cascadia.domain.components import HABITATS, TILES, WILDLIFE
 from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import Hex
@@ -87,14 +87,13 @@ class HuntValuation(TurnValuation):
     def __init__(
         self,
         state: GameState,
-        tile_placements: Mapping[int, Sequence[Placement]],
+        tile_placements: Mapping[int, Mapping[Hex, Sequence[int]]],
         goal: str,
         cards: CardCache | None = None,
-        corridors: CorridorCache | None = None,
         favoured: str | None = None,
     ) -> None:
         """``favoured``: the species the hunter collects for ``eleven_of_one_species``."""
-        super().__init__(state, tile_placements, cards, corridors)
+        super().__init__(state, tile_placements, cards)
         self.goal = goal
         counts = Counter(self.wildlife.values())
         self.counts = counts
@@ -183,7 +182,7 @@ class HunterBot(GreedyBot):
         if goal is None:
             return super().valuation(game)
         favoured = self.favoured(game) if goal == "eleven_of_one_species" else None
-        return HuntValuation(game.state, market_placements(game), goal, self.cards, self.corridors, favoured)
+        return HuntValuation(game.state, market_placements(game), goal, self.cards, favoured)
 
     def favoured(self, game: Game) -> str:
         """The species it collects in ``game``: the one it holds most of (the first in

@@ -28,10 +28,16 @@ from dataclasses import dataclass
 
 from cascadia.domain.components import CARD_LETTERS, TILES, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.environment import Environment
-from cascadia.domain.hexgrid import Hex, neighbours, opposite, tile_edges
+from cascadia.domain.hexgrid import ADJACENT, EDGE_TABLE, OPPOSITE, Hex, tile_edges
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState
-from cascadia.projections.habitats import corridor_labels, habitat_bonuses, habitat_points, largest_corridors
+from cascadia.projections.habitats import (
+    corridor_labels,
+    habitat_bonus,
+    habitat_bonuses,
+    habitat_points,
+    largest_corridors,
+)
 from cascadia.projections.wildlife import card_scorer, normalise_card
 from cascadia.projections.wildlife.fox import PER_FOX
 from cascadia.projections.wildlife.groups import connected_groups
@@ -39,6 +45,8 @@ from cascadia.projections.wildlife.groups import connected_groups
 Placement = tuple[Hex, int]
 FAR: Hex = (10**6, 10**6)
 """A hex far from every board: where a token that forms a group of its own is scored."""
+UNVALUED = -(10**9)
+"""Below every value of a move (a start for maxima)."""
 KEYSTONE: tuple[int, ...] = tuple(1 if tile.keystone else 0 for tile in TILES)
 """Per tile id, the nature token a token placed on it earns (RULES.md 4.3: keystones)."""
 
@@ -52,13 +60,41 @@ def reads_other_species(species: str, card: str) -> bool:
     return species in ("salmon", "hawk") and card == "D"
 
 
+def scores_group_sizes(species: str, card: str) -> bool:
+    """Whether ``species``' card reads nothing but the sizes of its groups: the bear
+    cards (RULES.md 5.3: groups by size) and hawk A (5.6: hawks adjacent to no other
+    hawk, the groups of one)."""
+    return (species == "bear" and card in CARD_LETTERS) or (species == "hawk" and card == "A")
+
+
 class CardCache:
     """Card scores remembered across turns, keyed by only the tokens the card reads:
     ``(species, card, hexes of that species)`` for a card that reads its own species,
-    ``(species, card, every (hex, species))`` for one that reads others."""
+    ``(species, card, every (hex, species))`` for one that reads others; and for a card
+    that reads only group sizes, ``(species, card, the sizes sorted)``."""
 
     def __init__(self) -> None:
         self._points: dict[tuple[str, str, frozenset], int] = {}
+        self._by_sizes: dict[tuple[str, str, tuple[int, ...]], int] = {}
+
+    def sized(
+        self,
+        species: str,
+        card: str,
+        sizes: tuple[int, ...],
+        wildlife: Mapping[Hex, str],
+        options: GameOptions,
+        added: tuple[Hex, str] | None = None,
+    ) -> int:
+        """The score of ``wildlife`` (with ``added`` placed) under a card that reads only
+        the sizes of the groups (:func:`scores_group_sizes`), whose sorted sizes are ``sizes``."""
+        key = (species, card, sizes)
+        found = self._by_sizes.get(key)
+        if found is None:
+            if added is not None:
+                wildlife = {**wildlife, added[0]: added[1]}
+            found = self._by_sizes[key] = card_scorer(species, card)(wildlife, options)
+        return found
 
     def points(
         self, species: str, card: str, tokens: frozenset, wildlife: Mapping[Hex, str], options: GameOptions
@@ -75,22 +111,67 @@ class CardCache:
         return self._points.get((species, card, tokens))
 
 
-class CorridorCache:
-    """Every player's largest corridors, remembered by their board's tiles (each hex with
-    its tile and rotation: what-if copies of a game put other tiles on the same hexes)."""
+WHOLE_BOARD_READERS = {("fox", "D"), ("salmon", "D"), ("hawk", "D")}
+"""The cards that read other species' tokens anywhere on the board (RULES.md 5.5-5.7)."""
+REACH = 2
+"""How far from a hex the tokens lie that a token's value there reads, apart from its own
+species and the whole-board readers: its neighbours, and the neighbours of a fox next to it."""
+
+
+class TokenMemo:
+    """Token values (:meth:`TurnValuation.token_value` without the keystone) kept from one
+    valuation to the next.
+
+    A token's value is a function of the board's tokens (no card reads tiles), the card
+    set and the options. When the next board holds the same tokens plus one ``w`` token
+    on ``t``, a value of a ``s`` token on ``h`` still holds if ``s`` is not ``w`` and
+    ``h`` is farther than :data:`REACH` from ``t``: the groups and group sizes of ``s``
+    are unchanged, and what a fox card reads (a fox's neighbours, the foxes next to
+    ``h``) lies within that reach. With a whole-board reader in play, or two card sets (a
+    value then depends on both sets' totals), nothing is kept."""
 
     def __init__(self) -> None:
-        self._largest: dict[tuple[int, int, frozenset], dict[str, int]] = {}
+        self._wildlife: dict[Hex, str] | None = None
+        self._rules: tuple[list[dict[str, str]], GameOptions] | None = None
+        self._values: dict[tuple[str, Hex], int] = {}
 
-    def largest(self, state: GameState) -> list[dict[str, int]]:
-        found = []
-        for seat, player in enumerate(state.players):
-            tiles = player.environment.tiles
-            key = (seat, len(tiles), frozenset(tiles.items()))
-            if key not in self._largest:
-                self._largest[key] = largest_corridors(player.environment)
-            found.append(self._largest[key])
-        return found
+    def values(
+        self, wildlife: Mapping[Hex, str], card_sets: list[dict[str, str]], options: GameOptions
+    ) -> dict[tuple[str, Hex], int]:
+        """The remembered values that hold for ``wildlife``; the valuation adds to it."""
+        rules = (card_sets, options)
+        kept: dict[tuple[str, Hex], int] = {}
+        previous = self._wildlife
+        if previous is not None and rules == self._rules and _keeps_values(card_sets):
+            if len(wildlife) == len(previous) and wildlife == previous:
+                kept = self._values
+            elif len(wildlife) == len(previous) + 1 and previous.items() <= wildlife.items():
+                ((t, placed),) = wildlife.items() - previous.items()
+                near = _within_reach(t)
+                kept = {
+                    key: value
+                    for key, value in self._values.items()
+                    if key[0] != placed and key[1] not in near
+                }
+        self._wildlife = dict(wildlife)
+        self._rules = rules
+        self._values = kept
+        return kept
+
+
+def _within_reach(t: Hex) -> frozenset[Hex]:
+    """The hexes at most :data:`REACH` steps from ``t``."""
+    q, r = t
+    return frozenset(
+        (q + dq, r + dr)
+        for dq in range(-REACH, REACH + 1)
+        for dr in range(-REACH, REACH + 1)
+        if abs(dq + dr) <= REACH
+    )
+
+
+def _keeps_values(card_sets: list[dict[str, str]]) -> bool:
+    return len(card_sets) == 1 and WHOLE_BOARD_READERS.isdisjoint(card_sets[0].items())
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,12 +198,14 @@ class TurnValuation:
     def __init__(
         self,
         state: GameState,
-        tile_placements: Mapping[int, Sequence[Placement]],
+        tile_placements: Mapping[int, Mapping[Hex, Sequence[int]]],
         cards: CardCache | None = None,
-        corridors: CorridorCache | None = None,
+        tokens: TokenMemo | None = None,
     ) -> None:
-        """``tile_placements`` gives the legal placements of each market tile (the
-        rules' answer, which knows the placement restrictions)."""
+        """``tile_placements`` gives the legal placements of each market tile, per hex
+        where it may go its rotations there (the rules' answer, which knows the placement
+        restrictions); ``tokens`` keeps token values from the last valuation that still
+        hold."""
         self.state = state
         self.options: GameOptions = state.options
         self.seat = state.current
@@ -134,20 +217,30 @@ class TurnValuation:
         if self.options.two_card_sets and state.second_cards:
             self.card_sets.append({s: normalise_card(c) for s, c in state.second_cards.items()})
         self.labels, self.sizes = corridor_labels(self.environment)
-        self.largest = (corridors or CorridorCache()).largest(state)
+        self.largest = [largest_corridors(player.environment) for player in state.players]
         self.base_bonus = habitat_bonuses(self.largest, self.options)[self.seat]
         self.base_points = {h: habitat_points(sizes, self.options) for h, sizes in self.sizes.items()}
         self._cells = {s: frozenset(h for h, w in self.wildlife.items() if w == s) for s in WILDLIFE}
         self._everything = frozenset(self.wildlife.items())
         self._hawks = len(self._cells["hawk"])
         self._group_of: dict[str, dict[Hex, frozenset[Hex]]] = {}
+        self._group_points: dict[tuple[str, frozenset[Hex]], int] = {}
+        self._group_sizes: dict[str, tuple[int, ...]] = {}
+        """Per species whose groups were found, their sizes sorted."""
+        self._fox_points: dict[tuple[str, Hex], int] = {}
+        self._readers = [
+            tuple((s, cs[s]) for s in WILDLIFE if reads_other_species(s, cs[s])) for cs in self.card_sets
+        ]
+        """Per card set, the cards that read other species than their own."""
+        self._cards_and_readers = list(zip(self.card_sets, self._readers, strict=True))
         self._species_points: list[dict[str, int]] = [
             {s: self._card(s, cs[s], self._read(s, cs[s]), self.wildlife) for s in WILDLIFE}
             for cs in self.card_sets
         ]
         self._wildlife_totals = [sum(p.values()) for p in self._species_points]
-        self._token: dict[tuple[str, Hex], int] = {}
+        self._token = {} if tokens is None else tokens.values(self.wildlife, self.card_sets, self.options)
         self._corridor: dict[tuple[str, int], int] = {}
+        self._bonus: dict[tuple[str, int], int] = {}
         self._tile: dict[tuple[str, ...], dict[Hex, tuple[int, int, Placement]]] = {}
         self._touching: dict[Hex, list[tuple[int, str, int]]] = {}
         self._moves: dict[tuple[int, str], MoveValue] = {}
@@ -173,11 +266,15 @@ class TurnValuation:
         key = (species, h)
         found = self._token.get(key)
         if found is None:
-            totals = [
-                total + sum(changes.values())
-                for total, changes in zip(self._wildlife_totals, self.card_changes(species, h), strict=True)
-            ]
-            found = self._token[key] = max(totals) - max(self._wildlife_totals)
+            changes = self.card_changes(species, h)
+            if len(changes) == 1:
+                found = self._token[key] = sum(changes[0].values())
+            else:
+                totals = [
+                    total + sum(change.values())
+                    for total, change in zip(self._wildlife_totals, changes, strict=True)
+                ]
+                found = self._token[key] = max(totals) - max(self._wildlife_totals)
         if tile is None:
             tile = self.environment.tiles[h][0]
         return found + KEYSTONE[tile]
@@ -185,15 +282,14 @@ class TurnValuation:
     def card_changes(self, species: str, h: Hex) -> list[dict[str, int]]:
         """Per card set, the change of each card that a ``species`` token on ``h`` can
         change (the cards it cannot touch are left out: they do not change)."""
-        return [
-            {
-                other: self._card_change(other, cards[other], h, species)
-                for other in WILDLIFE
-                if other == species
-                or (reads_other_species(other, cards[other]) and self._may_touch(other, h))
-            }
-            for cards in self.card_sets
-        ]
+        found = []
+        for cards, readers in self._cards_and_readers:
+            changes = {species: self._card_change(species, cards[species], h, species)}
+            for other, card in readers:
+                if other != species and self._may_touch(other, h):
+                    changes[other] = self._card_change(other, card, h, species)
+            found.append(changes)
+        return found
 
     def species_points(self) -> dict[str, int]:
         """Each species' points now, under the card set that scores the player best."""
@@ -205,30 +301,55 @@ class TurnValuation:
 
         - a card that is a sum over the groups of its species (elk A-C and D with arcs,
           salmon A-C, the variant cards): the groups next to ``h``, before and after;
+        - a card that reads only the sizes of its groups (the bear cards, hawk A): the
+          sizes, with the groups next to ``h`` joined into one;
         - fox A-C, a sum over foxes of what each fox's neighbours give it: the foxes
           next to ``h`` (and the new fox);
         - any other card: the whole board, before and after."""
         if scored == species and self._sums_groups(scored, card):
-            cells = set()
             group_of = self._groups(species)
-            for n in neighbours(h):
-                cells.update(group_of.get(n, ()))
-            if not cells:  # a group of its own: it scores alike wherever it is
+            touched = {group_of[n] for n in ADJACENT[h] if n in group_of}
+            if not touched:  # a group of its own: it scores alike wherever it is
                 return self._score_of(species, card, frozenset((FAR,)))
-            before = frozenset(cells)
-            cells.add(h)
-            return self._score_of(species, card, frozenset(cells)) - self._score_of(species, card, before)
+            before = 0
+            for group in touched:
+                before += self._group_score(species, card, group)
+            return self._score_of(species, card, frozenset((h, *frozenset().union(*touched)))) - before
+        if scored == species and scores_group_sizes(species, card):
+            group_of = self._groups(species)
+            now = self._group_sizes[species]
+            sizes = list(now)
+            merged = 1
+            for group in {group_of[n] for n in ADJACENT[h] if n in group_of}:
+                sizes.remove(len(group))
+                merged += len(group)
+            sizes.append(merged)
+            sizes.sort()
+            after = self.cards.sized(species, card, tuple(sizes), self.wildlife, self.options, (h, species))
+            return after - self.cards.sized(species, card, now, self.wildlife, self.options)
         if scored == "fox" and card in PER_FOX:
             at = PER_FOX[card]
             raw = self.wildlife
-            after = {**raw, h: species}
-            change = sum(at(after, n) - at(raw, n) for n in neighbours(h) if raw.get(n) == "fox")
-            return change + (at(after, h) if species == "fox" else 0)
+            after = raw.copy()
+            after[h] = species
+            change = at(after, h) if species == "fox" else 0
+            for n in ADJACENT[h]:
+                if raw.get(n) == "fox":
+                    change += at(after, n) - self._fox_score(card, n)
+            return change
         read = self._read(scored, card, (h, species))
         after_points = self.cards.known(scored, card, read)
         if after_points is None:
             after_points = self._card(scored, card, read, {**self.wildlife, h: species})
         return after_points - self._card(scored, card, self._read(scored, card), self.wildlife)
+
+    def _fox_score(self, card: str, fox: Hex) -> int:
+        """What the fox on ``fox`` scores now under fox ``card`` (A-C), remembered for the turn."""
+        key = (card, fox)
+        found = self._fox_points.get(key)
+        if found is None:
+            found = self._fox_points[key] = PER_FOX[card](self.wildlife, fox)
+        return found
 
     def _sums_groups(self, species: str, card: str) -> bool:
         """Whether ``species``' card is a sum of what each of its groups scores alone."""
@@ -243,10 +364,20 @@ class TurnValuation:
         found = self._group_of.get(species)
         if found is None:
             found = self._group_of[species] = {}
-            for group in connected_groups(self._cells[species]):
+            groups = connected_groups(self._cells[species])
+            for group in groups:
                 cells = frozenset(group)
                 for h in group:
                     found[h] = cells
+            self._group_sizes[species] = tuple(sorted(len(group) for group in groups))
+        return found
+
+    def _group_score(self, species: str, card: str, group: frozenset[Hex]) -> int:
+        """:meth:`_score_of` one group of the board, remembered for the turn."""
+        key = (card, group)
+        found = self._group_points.get(key)
+        if found is None:
+            found = self._group_points[key] = self._score_of(species, card, group)
         return found
 
     def _score_of(self, species: str, card: str, cells: frozenset[Hex]) -> int:
@@ -261,8 +392,7 @@ class TurnValuation:
         species): foxes and salmon read only their neighbours; hawk D any line."""
         if species == "hawk":
             return self._hawks >= 2
-        wildlife = self.wildlife
-        return any(wildlife.get(n) == species for n in neighbours(h))
+        return not self._cells[species].isdisjoint(ADJACENT[h])
 
     # -- the tile part -------------------------------------------------------------
 
@@ -271,12 +401,13 @@ class TurnValuation:
         the habitat its touching edge shows and the corridor that edge belongs to."""
         found = self._touching.get(h)
         if found is None:
-            environment = self.environment
+            tiles, labels = self.environment.tiles, self.labels
             found = []
-            for i, n in enumerate(neighbours(h)):
-                if n in environment.tiles:
-                    habitat = environment.edges(n)[opposite(i)]
-                    found.append((i, habitat, self.labels[habitat][n]))
+            for i, n in enumerate(ADJACENT[h]):
+                placed = tiles.get(n)
+                if placed is not None:
+                    habitat = EDGE_TABLE[placed[0]][placed[1]][OPPOSITE[i]]
+                    found.append((i, habitat, labels[habitat][n]))
             self._touching[h] = found
         return found
 
@@ -294,11 +425,20 @@ class TurnValuation:
             found = habitat_points(after, self.options) - self.base_points[habitat]
             largest = max(after)
             if largest != self.largest[self.seat][habitat]:
-                others = [dict(p) for p in self.largest]
-                others[self.seat][habitat] = largest
-                bonus = habitat_bonuses(others, self.options)[self.seat][habitat]
-                found += bonus - self.base_bonus[habitat]
+                found += self._bonus_change(habitat, largest)
             self._corridor[key] = found
+        return found
+
+    def _bonus_change(self, habitat: str, largest: int) -> int:
+        """The change of the player's ``habitat`` bonus when its largest corridor there
+        becomes ``largest`` (the other boards as they stand)."""
+        key = (habitat, largest)
+        found = self._bonus.get(key)
+        if found is None:
+            sizes = [p[habitat] for p in self.largest]
+            sizes[self.seat] = largest
+            found = habitat_bonus(sizes, self.options)[self.seat] - self.base_bonus[habitat]
+            self._bonus[key] = found
         return found
 
     def placement_value(self, tile: int, h: Hex, rotation: int) -> tuple[int, int]:
@@ -317,35 +457,62 @@ class TurnValuation:
         """Per hex where ``tile`` may go, its first best rotation: (value, matching
         edges, placement). Tiles of the same habitats place alike, so they share it;
         at a hex where no neighbour shows one of the tile's habitats every rotation is
-        alike and only the first is valued."""
+        alike and only the first is valued.
+
+        A tile of habitats ``A, B`` turned by ``rho`` shows A on edges ``rho..rho+2`` and
+        B on the other three (RULES.md 2, ``hexgrid.edges_of``); a keystone shows A on all
+        six. So per hex, the corridors each rotation joins are read from the neighbours'
+        touching edges by direction (doubled, so that ``rho..rho+5`` need no modulo)."""
         habitats = TILES[tile].habitats
         found = self._tile.get(habitats)
-        if found is None:
-            rotations: dict[Hex, list[int]] = {}
-            for h, rotation in self.tile_placements[tile]:
-                rotations.setdefault(h, []).append(rotation)
-            found = {}
-            apart = self._apart(habitats)
-            for h, legal in rotations.items():
-                touching = self._touching_edges(h)
-                relevant = [(i, habitat, 1 << label) for i, habitat, label in touching if habitat in habitats]
-                if not relevant:
-                    found[h] = (apart, 0, (h, legal[0]))
-                    continue
-                best = None
-                for rotation in legal:
-                    edges = tile_edges(tile, rotation)
-                    joined = dict.fromkeys(habitats, 0)
-                    matching = 0
-                    for i, habitat, bit in relevant:
-                        if edges[i] == habitat:
-                            joined[habitat] |= bit
-                            matching += 1
-                    value = sum(self._corridor_value(habitat, mask) for habitat, mask in joined.items())
-                    if best is None or (value, matching) > best[:2]:
-                        best = (value, matching, (h, rotation))
-                found[h] = best
-            self._tile[habitats] = found
+        if found is not None:
+            return found
+        found = self._tile[habitats] = {}
+        apart = self._apart(habitats)
+        corridor = self._corridor_value
+        first = habitats[0]
+        second = habitats[-1]
+        keystone = len(habitats) == 1
+        firsts: dict[int, int] = {}
+        seconds: dict[int, int] = {}
+        """The corridor values of each habitat by the corridors joined (for this tile)."""
+        for h, legal in self.tile_placements[tile].items():
+            near_first = [0] * 12
+            near_second = [0] * 12
+            relevant = False
+            for i, habitat, label in self._touching_edges(h):
+                if habitat == first:
+                    near_first[i] = near_first[i + 6] = 1 << label
+                    relevant = True
+                elif habitat == second:
+                    near_second[i] = near_second[i + 6] = 1 << label
+                    relevant = True
+            if not relevant:
+                found[h] = (apart, 0, (h, legal[0]))
+                continue
+            if keystone:
+                joined = 0
+                for bit in near_first[:6]:
+                    joined |= bit
+                found[h] = (corridor(first, joined), 6 - near_first[:6].count(0), (h, legal[0]))
+                continue
+            best_value, best_matching, best_rotation = UNVALUED, -1, legal[0]
+            for rotation in legal:
+                a = near_first[rotation : rotation + 3]
+                b = near_second[rotation + 3 : rotation + 6]
+                joined_first = a[0] | a[1] | a[2]
+                joined_second = b[0] | b[1] | b[2]
+                value = firsts.get(joined_first)
+                if value is None:
+                    value = firsts[joined_first] = corridor(first, joined_first)
+                other = seconds.get(joined_second)
+                if other is None:
+                    other = seconds[joined_second] = corridor(second, joined_second)
+                value += other
+                matching = 6 - a.count(0) - b.count(0)
+                if value > best_value or (value == best_value and matching > best_matching):
+                    best_value, best_matching, best_rotation = value, matching, rotation
+            found[h] = (best_value, best_matching, (h, best_rotation))
         return found
 
     def _best_placement(self, tile: int) -> tuple[int, int, Placement]:
@@ -385,15 +552,15 @@ class TurnValuation:
         tiles = self.tile_values(tile)
         value, matching, placement = self._best_placement(tile)
         target, token = self.best_target(species)
-        best = (value + token, matching, target is not None)
-        found = (best, placement, target)
+        value += token
+        placed = target is not None
         if species in TILES[tile].wildlife and not self.options.no_token_on_new_tile:
+            token_value = self.token_value
             for h, (tile_value, tile_matching, tile_placement) in tiles.items():
-                candidate = (tile_value + self.token_value(species, h, tile), tile_matching, True)
-                if candidate > best:
-                    best = candidate
-                    found = (best, tile_placement, h)
-        (total, *shape), placement, target = found
-        found = MoveValue(total, tuple(shape), placement, target)
+                total = tile_value + token_value(species, h, tile)
+                if total > value or (total == value and (tile_matching, True) > (matching, placed)):
+                    value, matching, placed = total, tile_matching, True
+                    placement, target = tile_placement, h
+        found = MoveValue(value, (matching, placed), placement, target)
         self._moves[key] = found
         return found

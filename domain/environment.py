@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from cascadia.domain.components import TILES
 from cascadia.domain.hexgrid import Hex, neighbours, tile_edges
+
+
+class Derived(Protocol):
+    """Data a projection derives from a board and keeps with it (see ``Environment.derived``)."""
+
+    def copy(self) -> Derived: ...
 
 
 @dataclass(slots=True)
@@ -17,9 +24,14 @@ class Environment:
 
     tiles: dict[Hex, tuple[int, int]] = field(default_factory=dict)
     wildlife: dict[Hex, str] = field(default_factory=dict)
+    derived: dict[str, Derived] = field(default_factory=dict, compare=False, repr=False)
+    """What is derived from this board and kept between reads (its open hexes; corridors
+    kept up to date as tiles are placed), by name; never part of the state. A copy gets
+    copies."""
 
     def copy(self) -> Environment:
-        return Environment(dict(self.tiles), dict(self.wildlife))
+        derived = {name: data.copy() for name, data in self.derived.items()}
+        return Environment(dict(self.tiles), dict(self.wildlife), derived)
 
     def edges(self, h: Hex) -> tuple[str, ...]:
         """The habitat on each edge 0..5 of the tile at ``h``."""
@@ -33,7 +45,12 @@ class Environment:
 
     def wildlife_targets(self, species: str) -> list[Hex]:
         """Every hex where a ``species`` token may be placed, sorted."""
-        return sorted(h for h in self.tiles if self.is_open_for(h, species))
+        wildlife = self.wildlife
+        return sorted(
+            h
+            for h, (tile_id, _) in self.tiles.items()
+            if h not in wildlife and species in TILES[tile_id].wildlife
+        )
 
     def is_adjacent_to_tiles(self, h: Hex) -> bool:
         """Whether ``h`` shares an edge with at least one placed tile."""
@@ -41,7 +58,36 @@ class Environment:
         return any(n in tiles for n in neighbours(h))
 
     def open_hexes(self) -> list[Hex]:
-        """Empty hexes sharing an edge with a placed tile: where a new tile may go, sorted."""
+        """Empty hexes sharing an edge with a placed tile: where a new tile may go, sorted.
+
+        Kept in :attr:`derived` with the tiled hexes they were found for, until those
+        change (each legal placement of each market tile asks again); after one more
+        tile, only its neighbours change."""
         tiles = self.tiles
-        found = {n for h in tiles for n in neighbours(h) if n not in tiles}
-        return sorted(found)
+        known = self.derived.get("open hexes")
+        if isinstance(known, OpenHexes):
+            if known.tiled == tiles.keys():
+                return list(known.hexes)
+            added = tiles.keys() - known.tiled
+            if len(added) == 1 and len(tiles) == len(known.tiled) + 1:  # one tile placed since
+                (placed,) = added
+                grown = set(known.hexes)
+                grown.discard(placed)
+                grown.update(n for n in neighbours(placed) if n not in tiles)
+                return self._keep_open(sorted(grown))
+        return self._keep_open(sorted({n for h in tiles for n in neighbours(h) if n not in tiles}))
+
+    def _keep_open(self, found: list[Hex]) -> list[Hex]:
+        self.derived["open hexes"] = OpenHexes(frozenset(self.tiles), tuple(found))
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class OpenHexes:
+    """The open hexes (sorted) of a board whose tiles are on ``tiled``."""
+
+    tiled: frozenset[Hex]
+    hexes: tuple[Hex, ...]
+
+    def copy(self) -> OpenHexes:
+        return self

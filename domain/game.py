@@ -361,19 +361,30 @@ class Game:
 
     def legal_tile_placements(self, tile: int | None = None) -> list[tuple[Hex, int]]:
         """Every ``(hex, rotation)`` where the held tile (or ``tile``, to look ahead before
-        taking it) may go, one rotation for a keystone.
+        taking it) may go, one rotation for a keystone (:meth:`legal_tile_rotations`, hex
+        by hex)."""
+        return [(h, rot) for h, rotations in self.legal_tile_rotations(tile).items() for rot in rotations]
+
+    def legal_tile_rotations(self, tile: int | None = None) -> dict[Hex, tuple[int, ...]]:
+        """Per hex where the held tile (or ``tile``) may go, in order, its rotations there
+        (one for a keystone).
 
         With ``must_match`` / ``must_not_match`` (RULES.md 7.1-7.2) only the placements
         that keep the restriction; the rules are silent on a tile that fits nowhere under
         it, and then (our ruling) every adjacent placement is allowed."""
         tile = self.state.turn_state.taken_tile if tile is None else tile
         if tile is None:
-            return []
+            return {}
         environment = self.state.active.environment
-        every = [(h, rot) for h in environment.open_hexes() for rot in distinct_rotations(tile)]
+        rotations = distinct_rotations(tile)
+        every = dict.fromkeys(environment.open_hexes(), rotations)
         if not self._restricts_placement():
             return every
-        kept = [(h, rot) for h, rot in every if self._keeps_restriction(h, tile, rot)]
+        kept = {}
+        for h in every:
+            fits = tuple(rot for rot in rotations if self._keeps_restriction(h, tile, rot))
+            if fits:
+                kept[h] = fits
         return kept or every
 
     def legal_wildlife_targets(self) -> list[Hex]:

@@ -57,6 +57,10 @@ def opposite(edge: int) -> int:
     return (edge + 3) % 6
 
 
+OPPOSITE: tuple[int, ...] = tuple(opposite(edge) for edge in range(6))
+"""``OPPOSITE[edge]`` is :func:`opposite` of ``edge`` (for hot loops)."""
+
+
 def distance(a: Hex, b: Hex) -> int:
     """Number of steps between two hexes."""
     dq = a[0] - b[0]

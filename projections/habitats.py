@@ -8,8 +8,8 @@
   ``corridors_of_three``, ``corridors_min_five``) are applied by :func:`habitat_points`
   and :func:`habitat_bonuses`.
 
-Corridors are found with one union-find per habitat over the tiles, visiting each
-pair of neighbouring tiles once (directions NE, E, SE from every tile).
+Corridors are kept per board by :class:`CorridorIndex`, one union-find per habitat
+that takes in each tile as it is placed (the board's earlier tiles never change).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 
 from cascadia.domain.components import HABITATS, TILES
 from cascadia.domain.environment import Environment
-from cascadia.domain.hexgrid import ADJACENT, EDGE_TABLE, Hex
+from cascadia.domain.hexgrid import ADJACENT, EDGE_TABLE, OPPOSITE, Hex
 from cascadia.domain.options import GameOptions
 
 MAX_PLAYERS = 4
@@ -41,11 +41,153 @@ MIN_SCORING_CORRIDOR = 5
 
 HABITATS_OF: tuple[tuple[str, ...], ...] = tuple(tile.habitats for tile in TILES)
 """The habitats of each tile, by tile id."""
+
 FORWARD = (0, 1, 2)
-"""Directions NE, E, SE: from every tile they reach each neighbouring pair once."""
+"""Directions NE, E, SE: from every tile they reach each pair of neighbours once."""
 
 CorridorLabels = dict[str, dict[Hex, int]]
 """Per habitat, the corridor label of every tile showing that habitat."""
+
+
+class CorridorIndex:
+    """One board's corridors, kept up to date as its tiles are placed.
+
+    Tiles are never moved or removed (RULES.md 4.3), so each new tile only joins the
+    corridors its matching edges touch: one union-find forest per habitat over the
+    tiles (by their order of placement), with the size of each corridor at its root (0
+    for a tile without the habitat, and for a tile that is not a root) and the largest
+    size per habitat. :meth:`update` takes in the tiles placed since the last read; a
+    board read for the first time, or whose tiles differ from what was taken in
+    otherwise (a test that edits a board), is indexed afresh, visiting each pair of
+    neighbouring tiles once (directions NE, E, SE from every tile).
+    """
+
+    __slots__ = ("_edges", "_index", "_largest", "_parents", "_sizes", "_tiles")
+
+    def __init__(self) -> None:
+        self._tiles: dict[Hex, tuple[int, int]] = {}
+        """The tiles taken in, in order."""
+        self._index: dict[Hex, int] = {}
+        self._edges: list[tuple[str, ...]] = []
+        self._parents: dict[str, list[int]] = {habitat: [] for habitat in HABITATS}
+        self._sizes: dict[str, list[int]] = {habitat: [] for habitat in HABITATS}
+        self._largest: dict[str, int] = dict.fromkeys(HABITATS, 0)
+
+    @classmethod
+    def of(cls, environment: Environment) -> CorridorIndex:
+        """The index of ``environment``'s corridors, brought up to date."""
+        index = environment.derived.get("corridors")
+        if not isinstance(index, CorridorIndex):
+            index = environment.derived["corridors"] = cls()
+        index.update(environment.tiles)
+        return index
+
+    def copy(self) -> CorridorIndex:
+        """An index of the same tiles that grows apart from this one."""
+        found = CorridorIndex.__new__(CorridorIndex)
+        found._tiles = dict(self._tiles)
+        found._index = dict(self._index)
+        found._edges = list(self._edges)
+        found._parents = {habitat: list(parent) for habitat, parent in self._parents.items()}
+        found._sizes = {habitat: list(sizes) for habitat, sizes in self._sizes.items()}
+        found._largest = dict(self._largest)
+        return found
+
+    def update(self, tiles: dict[Hex, tuple[int, int]]) -> None:
+        """Take in the tiles placed since the last update."""
+        known = self._tiles
+        if tiles == known:
+            return
+        if len(tiles) > len(known) and known and tiles.items() >= known.items():
+            last = next(reversed(tiles))
+            if len(tiles) == len(known) + 1 and last not in known:  # the usual: one tile placed
+                self._add(last, *tiles[last])
+            else:
+                for h, (tile_id, rotation) in tiles.items():
+                    if h not in known:
+                        self._add(h, tile_id, rotation)
+            self._tiles = dict(tiles)
+        else:
+            self._afresh(tiles)
+
+    def _add(self, h: Hex, tile_id: int, rotation: int) -> None:
+        """Place one tile: a corridor of one per habitat, joined across matching edges."""
+        index, edges = self._index, self._edges
+        i = index[h] = len(edges)
+        own = EDGE_TABLE[tile_id][rotation]
+        edges.append(own)
+        shown = HABITATS_OF[tile_id]
+        for habitat, parent in self._parents.items():
+            parent.append(i)
+            if habitat in shown:
+                self._sizes[habitat].append(1)
+                self._largest[habitat] = max(self._largest[habitat], 1)
+            else:
+                self._sizes[habitat].append(0)
+        for direction, n in enumerate(ADJACENT[h]):
+            j = index.get(n)
+            if j is not None and edges[j][OPPOSITE[direction]] == own[direction]:
+                self._union(own[direction], i, j)
+
+    def _afresh(self, tiles: dict[Hex, tuple[int, int]]) -> None:
+        """Index ``tiles`` from nothing."""
+        order = list(tiles)
+        count = len(order)
+        index = self._index = dict(zip(order, range(count), strict=True))
+        edges = self._edges = [EDGE_TABLE[tile_id][rotation] for tile_id, rotation in tiles.values()]
+        self._parents = {habitat: list(range(count)) for habitat in HABITATS}
+        sizes = self._sizes = {habitat: [0] * count for habitat in HABITATS}
+        for i, (tile_id, _) in enumerate(tiles.values()):
+            for habitat in HABITATS_OF[tile_id]:
+                sizes[habitat][i] = 1
+        union = self._union
+        for i, h in enumerate(order):
+            own = edges[i]
+            near = ADJACENT[h]
+            for direction in FORWARD:
+                j = index.get(near[direction])
+                if j is not None and own[direction] == edges[j][direction + 3]:
+                    union(own[direction], i, j)
+        self._largest = {habitat: max(found, default=0) for habitat, found in sizes.items()}
+        self._tiles = dict(tiles)
+
+    def _union(self, habitat: str, i: int, j: int) -> None:
+        """Join the corridors of ``habitat`` holding tiles ``i`` and ``j``."""
+        parent, sizes = self._parents[habitat], self._sizes[habitat]
+        a, b = _root(parent, i), _root(parent, j)
+        if a == b:
+            return
+        if sizes[a] < sizes[b]:
+            a, b = b, a
+        parent[b] = a
+        size = sizes[a] = sizes[a] + sizes[b]
+        sizes[b] = 0
+        if size > self._largest[habitat]:
+            self._largest[habitat] = size
+
+    def sizes(self) -> dict[str, list[int]]:
+        """Per habitat, the sizes of all its corridors, largest first."""
+        return {habitat: sorted(filter(None, found), reverse=True) for habitat, found in self._sizes.items()}
+
+    def largest(self) -> dict[str, int]:
+        """Per habitat, the size of the largest corridor (0 if none)."""
+        return dict(self._largest)
+
+    def labels(self) -> tuple[CorridorLabels, dict[str, list[int]]]:
+        """See :func:`corridor_labels`."""
+        labels: CorridorLabels = {habitat: {} for habitat in HABITATS}
+        sizes: dict[str, list[int]] = {habitat: [] for habitat in HABITATS}
+        label_of_root: dict[str, dict[int, int]] = {habitat: {} for habitat in HABITATS}
+        parents, roots = self._parents, self._sizes
+        for h, i in self._index.items():
+            for habitat in HABITATS_OF[self._tiles[h][0]]:
+                top = _root(parents[habitat], i)
+                label = label_of_root[habitat].get(top)
+                if label is None:
+                    label = label_of_root[habitat][top] = len(sizes[habitat])
+                    sizes[habitat].append(roots[habitat][top])
+                labels[habitat][h] = label
+        return labels, sizes
 
 
 def _root(parent: list[int], i: int) -> int:
@@ -54,67 +196,23 @@ def _root(parent: list[int], i: int) -> int:
     return i
 
 
-def _joined(environment: Environment) -> tuple[list[Hex], dict[str, list[int]]]:
-    """The tiles in a fixed order and, per habitat, a union-find forest over their indexes
-    in which tiles joined in that habitat share a root."""
-    tiles = environment.tiles
-    order = list(tiles)
-    index = dict(zip(order, range(len(order)), strict=True))
-    edges = [EDGE_TABLE[tile_id][rotation] for tile_id, rotation in tiles.values()]
-    parents: dict[str, list[int]] = {habitat: list(range(len(order))) for habitat in HABITATS}
-    for i, h in enumerate(order):
-        own = edges[i]
-        near = ADJACENT[h]
-        for direction in FORWARD:
-            j = index.get(near[direction])
-            if j is not None and own[direction] == edges[j][direction + 3]:
-                parent = parents[own[direction]]
-                a, b = _root(parent, i), _root(parent, j)
-                if a != b:
-                    parent[b] = a
-    return order, parents
-
-
 def corridor_labels(environment: Environment) -> tuple[CorridorLabels, dict[str, list[int]]]:
     """Per habitat, a label per tile (its corridor) and the size of each label's corridor.
 
     Labels are ``0, 1, ...`` per habitat and index the size lists:
     ``sizes[habitat][labels[habitat][h]]`` is the size of the corridor holding ``h``.
     """
-    order, parents = _joined(environment)
-    tiles = environment.tiles
-    labels: CorridorLabels = {habitat: {} for habitat in HABITATS}
-    sizes: dict[str, list[int]] = {habitat: [] for habitat in HABITATS}
-    label_of_root: dict[str, dict[int, int]] = {habitat: {} for habitat in HABITATS}
-    for i, h in enumerate(order):
-        for habitat in HABITATS_OF[tiles[h][0]]:
-            top = _root(parents[habitat], i)
-            label = label_of_root[habitat].get(top)
-            if label is None:
-                label = label_of_root[habitat][top] = len(sizes[habitat])
-                sizes[habitat].append(0)
-            sizes[habitat][label] += 1
-            labels[habitat][h] = label
-    return labels, sizes
+    return CorridorIndex.of(environment).labels()
 
 
 def corridor_sizes(environment: Environment) -> dict[str, list[int]]:
     """Per habitat, the sizes of all its corridors, largest first (empty: no such tile)."""
-    order, parents = _joined(environment)
-    counts = {habitat: [0] * len(order) for habitat in HABITATS}
-    for i, (tile_id, _) in enumerate(environment.tiles.values()):
-        for habitat in HABITATS_OF[tile_id]:
-            parent = parents[habitat]
-            top = parent[i]
-            if parent[top] != top:
-                top = _root(parent, top)
-            counts[habitat][top] += 1
-    return {habitat: sorted(filter(None, found), reverse=True) for habitat, found in counts.items()}
+    return CorridorIndex.of(environment).sizes()
 
 
 def largest_corridors(environment: Environment) -> dict[str, int]:
     """Per habitat (in ``HABITATS`` order), the size of the largest corridor (0 if none)."""
-    return {habitat: found[0] if found else 0 for habitat, found in corridor_sizes(environment).items()}
+    return CorridorIndex.of(environment).largest()
 
 
 def habitat_points(sizes: Sequence[int], options: GameOptions) -> int:
@@ -179,16 +277,26 @@ def habitat_bonuses(largest: Sequence[Mapping[str, int]], options: GameOptions) 
     ``options.majority_bonus`` off (RULES.md 5.8) or ``must_not_match`` (RULES.md 7.2)
     nobody gets a habitat bonus, the solo bonus included.
     """
-    if not options.majority_bonus or options.must_not_match:
-        return [dict.fromkeys(HABITATS, 0) for _ in largest]
-    if len(largest) == 1:
-        return [solo_bonus(largest[0])]
-    per_habitat = {habitat: majority_bonus([p[habitat] for p in largest]) for habitat in HABITATS}
+    per_habitat = {habitat: habitat_bonus([p[habitat] for p in largest], options) for habitat in HABITATS}
     return [{habitat: per_habitat[habitat][i] for habitat in HABITATS} for i in range(len(largest))]
+
+
+def habitat_bonus(sizes: Sequence[int], options: GameOptions) -> list[int]:
+    """One habitat's bonus per player (see :func:`habitat_bonuses`) from each player's
+    largest corridor of that habitat."""
+    if not options.majority_bonus or options.must_not_match:
+        return [0] * len(sizes)
+    if len(sizes) == 1:
+        return [_solo(sizes[0])]
+    return majority_bonus(sizes)
 
 
 def solo_bonus(largest: Mapping[str, int]) -> dict[str, int]:
     """RULES.md 5.1: "**Solo**: no majority bonus; instead +2 for each habitat whose
     largest corridor has 7 or more tiles."
     """
-    return {habitat: SOLO_BONUS if largest[habitat] >= SOLO_BONUS_SIZE else 0 for habitat in HABITATS}
+    return {habitat: _solo(largest[habitat]) for habitat in HABITATS}
+
+
+def _solo(largest: int) -> int:
+    return SOLO_BONUS if largest >= SOLO_BONUS_SIZE else 0

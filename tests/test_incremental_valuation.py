@@ -3,11 +3,13 @@
 The bots' valuation rescores only what a token touches (the groups next to it, the
 foxes next to it); this checks it against the scoring projection run on the whole
 board before and after, for random boards, every card letter and variant, both
-salmon-run and elk-ring rulings, and two card sets."""
+salmon-run and elk-ring rulings, and two card sets; and token values kept from one
+valuation to the next against values found afresh, over whole greedy games."""
 
 from __future__ import annotations
 
-from cascadia.bots.valuation import TurnValuation
+from cascadia.bots.registry import make_bots
+from cascadia.bots.valuation import CardCache, TokenMemo, TurnValuation
 from cascadia.domain.components import CARD_LETTERS, HABITAT_TILE_COUNT, TILES, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import neighbours
@@ -45,6 +47,23 @@ def boards(draw):
 @settings(max_examples=150, deadline=None)
 @given(game=boards(), pick=st.integers(0, 10**6), species=st.sampled_from(WILDLIFE))
 def test_token_value_is_the_change_of_the_full_wildlife_score(game: Game, pick: int, species: str) -> None:
+    check_token_value(game, pick, species, CardCache())
+
+
+SHARED_CACHES: dict[GameOptions, CardCache] = {}
+"""Card scores remembered over the examples of the next test with the same options, as a
+bot remembers them over a game."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(game=boards(), pick=st.integers(0, 10**6), species=st.sampled_from(WILDLIFE))
+def test_token_value_with_scores_remembered_from_other_boards(game: Game, pick: int, species: str) -> None:
+    """Scores remembered by the tokens a card reads, or by the group sizes for the cards
+    that read only those (the bear cards, hawk A), hold on any board."""
+    check_token_value(game, pick, species, SHARED_CACHES.setdefault(game.state.options, CardCache()))
+
+
+def check_token_value(game: Game, pick: int, species: str, cards: CardCache) -> None:
     state = game.state
     environment = state.active.environment
     open_hexes = [h for h in environment.tiles if h not in environment.wildlife]
@@ -52,7 +71,7 @@ def test_token_value_is_the_change_of_the_full_wildlife_score(game: Game, pick: 
     candidates = open_hexes + new_hexes
     h = candidates[pick % len(candidates)]
     new_tile = None if h in environment.tiles else 0  # tile 0 is a keystone: +1
-    valuation = TurnValuation(state, {})
+    valuation = TurnValuation(state, {}, cards)
     after = {**environment.wildlife, h: species}
     sets = [state.cards]
     if state.options.two_card_sets and state.second_cards:
@@ -65,3 +84,41 @@ def test_token_value_is_the_change_of_the_full_wildlife_score(game: Game, pick: 
     expected = best(after) - best(environment.wildlife) + (1 if keystone else 0)
     assert valuation.token_value(species, h, new_tile) == expected
     assert any(n in environment.tiles for n in neighbours(h)) or h in environment.tiles
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    letters=st.lists(st.sampled_from(CARD_LETTERS), min_size=5, max_size=5),
+    players=st.integers(1, 3),
+    two_sets=st.booleans(),
+)
+def test_token_values_kept_between_valuations_equal_values_found_afresh(
+    seed: int, letters: list[str], players: int, two_sets: bool
+) -> None:
+    """A :class:`TokenMemo` per seat over every turn of a greedy game (as each seat's bot
+    keeps one), and one shared by all seats (each board then differs from the last by more
+    than a token, as a search's what-if boards may): every token value equals a fresh
+    valuation's, and the seats' memos did keep values."""
+    options = GameOptions(cards=",".join(letters), two_card_sets=two_sets)
+    game = Game.start(seed, ["greedy"] * players, options)
+    bots = make_bots(["greedy"] * players, seed)
+    memos, shared, cards = [TokenMemo() for _ in range(players)], TokenMemo(), CardCache()
+    reused = 0
+    while not game.finished:
+        state = game.state
+        environment = state.active.environment
+        card_sets = [dict(state.cards)] + ([dict(state.second_cards)] if two_sets else [])
+        reused += len(memos[state.current].values(environment.wildlife, card_sets, options))
+        valuations = [TurnValuation(state, {}, cards, memo) for memo in (memos[state.current], shared)]
+        fresh = TurnValuation(state, {})
+        empty = [h for h in environment.tiles if h not in environment.wildlife]
+        for species in WILDLIFE:
+            for valuation in valuations:
+                for h in environment.open_hexes():
+                    assert valuation.token_value(species, h, 0) == fresh.token_value(species, h, 0)
+                for h in empty:
+                    assert valuation.token_value(species, h) == fresh.token_value(species, h)
+        bots[game.current_player].play_turn(game)
+    if not two_sets and "D" not in letters[2:]:  # no whole-board reader: values are kept
+        assert reused

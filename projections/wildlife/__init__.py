@@ -99,11 +99,15 @@ def score_wildlife(
     wildlife: Mapping[Hex, str], cards: Mapping[str, str], options: GameOptions = DEFAULT_OPTIONS
 ) -> dict[str, int]:
     """Points per species (in ``WILDLIFE`` order) under ``cards`` (species -> card)."""
-    missing = [species for species in WILDLIFE if species not in cards]
-    if missing:
-        raise ValueError(f"no scoring card for {', '.join(missing)}")
     tokens = tokens_of(wildlife)
-    return {species: card_scorer(species, cards[species])(tokens, options) for species in WILDLIFE}
+    found = {}
+    for species in WILDLIFE:
+        card = cards.get(species)
+        if card is None:
+            missing = [species for species in WILDLIFE if species not in cards]
+            raise ValueError(f"no scoring card for {', '.join(missing)}")
+        found[species] = (CARDS.get((species, card)) or card_scorer(species, card))(tokens, options)
+    return found
 
 
 __all__ = [

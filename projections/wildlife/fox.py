@@ -39,7 +39,9 @@ def _doubled(counts: dict[str, int]) -> int:
 
 def fox_a_at(raw: Mapping[Hex, str], fox: Hex) -> int:
     """What the fox on ``fox`` scores under fox A (see :func:`fox_a`)."""
-    return len({raw[n] for n in ADJACENT[fox] if n in raw})
+    species = set(map(raw.get, ADJACENT[fox]))
+    species.discard(None)
+    return len(species)
 
 
 def fox_b_at(raw: Mapping[Hex, str], fox: Hex) -> int:

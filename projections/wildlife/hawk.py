@@ -4,15 +4,14 @@
 adjacent**, with no hawk between them. Other wildlife, empty tiles and hexes without
 tiles do not block it."
 
-Lines of sight are found per axis line: the hawks of one line, sorted along it, see
-each consecutive hawk that is at least two steps away. Hawk D's best choice of
+Lines of sight are found per axis: the hawks sorted by line and along it, each sees
+the next on the same line when it is at least two steps away. Hawk D's best choice of
 disjoint pairs is an exact maximum-weight matching
 (:mod:`cascadia.projections.wildlife.matching`).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Collection, Mapping
 from itertools import pairwise
 
@@ -34,19 +33,17 @@ PAIR_POINTS = (0, 4, 7, 9)
 
 def lines_of_sight(hawks: Collection[Hex]) -> list[tuple[Hex, Hex]]:
     """Every line of sight between ``hawks``, each once."""
-    lines: defaultdict[tuple[int, int], list[tuple[int, Hex]]] = defaultdict(list)
-    for h in hawks:
-        q, r = h
-        lines[(0, r)].append((q, h))  # axis E-W: same r, ordered by q
-        lines[(1, q)].append((r, h))  # axis SE-NW: same q, ordered by r
-        lines[(2, q + r)].append((q, h))  # axis NE-SW: same q + r, ordered by q
-    sight = []
-    for line in lines.values():
-        if len(line) > 1:
-            line.sort()
-            for (p, a), (s, b) in pairwise(line):
-                if s - p > 1:
-                    sight.append((a, b))
+    sight: list[tuple[Hex, Hex]] = []
+    if len(hawks) < 2:  # a line of sight joins two hawks
+        return sight
+    for line in (
+        sorted((h[1], h[0], h) for h in hawks),  # axis E-W: by r (the line), then q
+        sorted((h[0], h[1], h) for h in hawks),  # axis SE-NW: by q, then r
+        sorted((h[0] + h[1], h[0], h) for h in hawks),  # axis NE-SW: by q + r, then q
+    ):
+        for (line_a, at_a, a), (line_b, at_b, b) in pairwise(line):
+            if line_a == line_b and at_b - at_a > 1:
+                sight.append((a, b))
     return sight
 
 

@@ -28,7 +28,7 @@ Every shape table must contain the single hex, so that every set has a partition
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cascadia.domain.hexgrid import Hex
 from cascadia.projections.wildlife.groups import bits, mask_components, row_order
@@ -43,6 +43,14 @@ class ShapeTable:
     shapes: tuple[tuple[Shape, int], ...]
     points: Mapping[Shape, int]
     single: int
+    solved: dict[Shape, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    """The best total of small parts already solved, by their normalised shape."""
+
+
+SOLVED_SIZE = 6
+"""Parts of up to this many tokens are solved once per shape (a board repeats them)."""
+SOLVED_LIMIT = 4096
+"""At most this many small shapes are remembered per table."""
 
 
 def normalise(cells: Iterable[Hex]) -> Shape:
@@ -76,11 +84,21 @@ def best_partition(parts: Iterable[Collection[Hex]], shapes: ShapeTable) -> int:
     total = 0
     for cells in parts:
         size = len(cells)
+        if not size:
+            continue
         if size == 1:
             total += single
         elif size == 2:
             total += max(2 * single, shapes.points.get(normalise(cells), 0))
-        elif size:
+        elif size <= SOLVED_SIZE:
+            shape = normalise(cells)
+            found = shapes.solved.get(shape)
+            if found is None:
+                found = _best_of_part(shape, shapes)
+                if len(shapes.solved) < SOLVED_LIMIT:
+                    shapes.solved[shape] = found
+            total += found
+        else:
             total += _best_of_part(cells, shapes)
     return total
 

@@ -42,6 +42,9 @@ def runs(wildlife: Mapping[Hex, str], options: GameOptions = DEFAULT_OPTIONS) ->
     salmon = tokens.cells(SALMON)
     found: list[Group] = []
     for group in tokens.groups(SALMON):
+        if len(group) <= MAX_RUN_NEIGHBOURS + 1:  # no salmon can touch three others
+            found.append(group)
+            continue
         crowded = {h for h in group if len(salmon.intersection(ADJACENT[h])) > MAX_RUN_NEIGHBOURS}
         if not crowded:
             found.append(group)

@@ -1,0 +1,108 @@
+"""Scoring kept up to date as a board grows equals scoring the whole board afresh.
+
+:class:`~cascadia.projections.habitats.CorridorIndex` takes in each tile as it is
+placed; after every placement of a random growing board its corridors must be those
+of a flood fill over the whole board written from RULES.md 5.1
+(``corridor_sizes_ref``), of a fresh index of the same tiles, and its labels
+must name each tile's corridor, and the board's open hexes (kept with it) must be found
+afresh. A copy's index grows apart from the original's; a board
+edited behind its back is indexed afresh. The elk partitions remembered per shape equal
+the search on the tokens themselves."""
+
+from __future__ import annotations
+
+from cascadia.domain.components import HABITAT_TILE_COUNT, HABITATS
+from cascadia.domain.environment import Environment
+from cascadia.domain.hexgrid import neighbours
+from cascadia.projections.habitats import corridor_labels, corridor_sizes, largest_corridors
+from cascadia.projections.wildlife.elk import ARC_SHAPES, BLOCK_SHAPES, LINE_SHAPES, RING_SUBSET_SHAPES
+from cascadia.projections.wildlife.partition import _best_of_part, best_partition
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_variants_helpers import corridor_sizes_ref
+
+
+@st.composite
+def growing_boards(draw) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """A random compact board as the order its tiles were placed in."""
+    board = Environment()
+    placed = []
+    for tile in draw(st.lists(st.integers(0, HABITAT_TILE_COUNT - 1), min_size=1, max_size=30, unique=True)):
+        free = board.open_hexes() or [(0, 0)]
+        h = free[draw(st.integers(0, len(free) - 1))]
+        board.tiles[h] = (tile, draw(st.integers(0, 5)))
+        placed.append((h, board.tiles[h]))
+    return placed
+
+
+def shown(board: Environment, h: tuple[int, int]) -> set[str]:
+    """The habitats on the edges of the tile at ``h``."""
+    return set(board.edges(h))
+
+
+def check_against_scratch(board: Environment) -> None:
+    tiles = board.tiles
+    assert board.open_hexes() == sorted({n for h in tiles for n in neighbours(h) if n not in tiles})
+    expected = corridor_sizes_ref(board.tiles)
+    assert corridor_sizes(board) == expected
+    assert corridor_sizes(Environment(dict(board.tiles))) == expected
+    assert largest_corridors(board) == {h: max(expected[h], default=0) for h in HABITATS}
+    labels, sizes = corridor_labels(board)
+    for habitat in HABITATS:
+        assert sorted(sizes[habitat], reverse=True) == expected[habitat]
+        for h, label in labels[habitat].items():
+            assert sum(1 for other in labels[habitat].values() if other == label) == sizes[habitat][label]
+            assert habitat in shown(board, h)
+
+
+@settings(max_examples=200, deadline=None)
+@given(placed=growing_boards())
+def test_corridors_kept_tile_by_tile_equal_the_whole_board_afresh(placed) -> None:
+    board = Environment()
+    for h, placement in placed:
+        board.tiles[h] = placement
+        check_against_scratch(board)
+
+
+@settings(max_examples=50, deadline=None)
+@given(placed=growing_boards(), turn=st.integers(0, 5), pick=st.integers(0, 10**6))
+def test_a_board_edited_behind_the_index_is_indexed_afresh(placed, turn: int, pick: int) -> None:
+    board = Environment()
+    for h, placement in placed:
+        board.tiles[h] = placement
+    corridor_sizes(board)
+    h, (tile, rotation) = placed[pick % len(placed)]
+    board.tiles[h] = (tile, (rotation + turn) % 6)
+    check_against_scratch(board)
+    del board.tiles[h]
+    check_against_scratch(board)
+
+
+@settings(max_examples=50, deadline=None)
+@given(placed=growing_boards(), cut=st.integers(0, 10**6))
+def test_a_copy_grows_apart_from_its_original(placed, cut: int) -> None:
+    board = Environment()
+    cut %= len(placed)
+    for h, placement in placed[:cut]:
+        board.tiles[h] = placement
+    corridor_sizes(board)
+    grown = board.copy()
+    for h, placement in placed[cut:]:
+        grown.tiles[h] = placement
+        check_against_scratch(grown)
+    check_against_scratch(board)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    cells=st.sets(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), min_size=1, max_size=9),
+    table=st.sampled_from((LINE_SHAPES, BLOCK_SHAPES, ARC_SHAPES, RING_SUBSET_SHAPES)),
+)
+def test_small_parts_solved_once_per_shape_score_as_solved_afresh(cells, table) -> None:
+    """``best_partition`` remembers the best total of small parts by their shape; read
+    back (the second time) it is the search's answer for these very tokens."""
+    expected = _best_of_part(cells, table)
+    assert best_partition([cells], table) == expected
+    assert best_partition([cells], table) == expected
+    moved = {(q + 5, r - 2) for q, r in cells}
+    assert best_partition([moved], table) == expected
