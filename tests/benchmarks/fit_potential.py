@@ -21,8 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
+from cascadia.bots.base import PlanningBot
+from cascadia.bots.greedy_bot import GreedyBot
 from cascadia.bots.potential import NAMES, features, terms, turns_left
-from cascadia.bots.registry import make_bots
+from cascadia.bots.search_bot import SearchBot
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 from cascadia.projections.game_scores import score_state
@@ -30,11 +32,18 @@ from cascadia.projections.game_scores import score_state
 PLAYERS = 4
 
 
-def samples(seed: int) -> tuple[list[list[float]], list[float]]:
-    """One greedy game's samples: per turn, the mover's terms and points still to come."""
-    names = ["greedy"] * PLAYERS
-    game = Game.start(seed, names, GameOptions(cards="all-a", majority_bonus=False))
-    bots = make_bots(names, seed)
+def players(policy: str, seed: int) -> list[PlanningBot]:
+    """The seats' bots: the greedy, or the one-ply potential bot (the search bot
+    without look-ahead, valuing moves by immediate value plus the current potential)."""
+    if policy == "greedy":
+        return [GreedyBot(seed, seat) for seat in range(PLAYERS)]
+    return [SearchBot(seed, seat, depth=0) for seat in range(PLAYERS)]
+
+
+def samples(policy: str, seed: int) -> tuple[list[list[float]], list[float]]:
+    """One game's samples: per turn, the mover's terms and points still to come."""
+    bots = players(policy, seed)
+    game = Game.start(seed, [policy] * PLAYERS, GameOptions(cards="all-a", majority_bonus=False))
     rows: list[tuple[int, list[float], int]] = []
     while not game.finished:
         seat = game.current_player
@@ -53,13 +62,14 @@ def fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return coefficients
 
 
-def render(coefficients: np.ndarray, games: int, first_seed: int) -> str:
+def render(coefficients: np.ndarray, policy: str, games: int, first_seed: int) -> str:
     lines = [
         '"""Coefficients of the position potential, one per term of',
         ":data:`cascadia.bots.potential.NAMES` (generated: do not edit).",
         "",
-        f"Fitted by ``python tests/benchmarks/fit_potential.py --games {games} --first-seed {first_seed}",
-        '--write bots/potential_coefficients.py`` on 4-player greedy games, all A cards, no majority."""',
+        f"Fitted by ``python tests/benchmarks/fit_potential.py --policy {policy} --games {games}",
+        f"--first-seed {first_seed} --write bots/potential_coefficients.py`` on 4-player games of the",
+        f'{policy} policy, all A cards, no majority bonuses."""',
         "",
         "COEFFICIENTS: tuple[float, ...] = (",
         *(f"    {c:.4f},  # {name}" for c, name in zip(coefficients, NAMES, strict=True)),
@@ -73,9 +83,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=600)
     parser.add_argument("--first-seed", type=int, default=100000)
+    parser.add_argument("--policy", choices=("greedy", "ply"), default="greedy")
     parser.add_argument("--write", help="write the coefficients module to this path")
     args = parser.parse_args()
-    per_game = [samples(seed) for seed in range(args.first_seed, args.first_seed + args.games)]
+    per_game = [samples(args.policy, seed) for seed in range(args.first_seed, args.first_seed + args.games)]
     split = max(1, args.games * 4 // 5)
     train_x = np.array([row for x, _ in per_game[:split] for row in x])
     train_y = np.array([v for _, y in per_game[:split] for v in y])
@@ -92,7 +103,7 @@ def main() -> None:
     for name, c in zip(NAMES, coefficients, strict=True):
         print(f"{name:>28} {c:9.4f}")
     if args.write:
-        Path(args.write).write_text(render(coefficients, args.games, args.first_seed))
+        Path(args.write).write_text(render(coefficients, args.policy, args.games, args.first_seed))
         print(f"wrote {args.write}")
 
 
