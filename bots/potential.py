@@ -20,7 +20,10 @@ game (see :func:`applies`).
 
 from __future__ import annotations
 
+import copy
+
 from cascadia.bots.potential_coefficients import COEFFICIENTS
+from cascadia.bots.valuation import CardCache, TurnValuation
 from cascadia.domain.components import HABITATS, TILES, TURNS_PER_PLAYER, WILDLIFE
 from cascadia.domain.environment import Environment
 from cascadia.domain.hexgrid import DIRECTIONS, Hex, neighbours, tile_edges
@@ -45,6 +48,8 @@ BASE_FEATURES: tuple[str, ...] = (
     *(f"frontier_{h}" for h in HABITATS),
     *(f"open_edges_{h}" for h in HABITATS),
     "open_hexes",
+    *(f"best_gain_{s}" for s in WILDLIFE),
+    *(f"gaining_slots_{s}" for s in WILDLIFE),
 )
 """The board's features, in the order of :func:`features`."""
 
@@ -74,15 +79,13 @@ def turns_left(state: GameState, seat: int) -> int:
     return max(0, -(-(remaining - behind) // len(state.players)))
 
 
-def potential(state: GameState, seat: int, turns: int | None = None) -> float:
-    """The points ``seat`` is expected still to score, with ``turns`` turns left (by
-    default :func:`turns_left`); 0 for games the coefficients are not fitted for."""
-    if turns is None:
-        turns = turns_left(state, seat)
+def potential(state: GameState, seat: int, cards: CardCache | None = None) -> float:
+    """The points ``seat`` is expected still to score; 0 for games the coefficients are
+    not fitted for. ``cards``: card scores remembered across calls."""
+    turns = turns_left(state, seat)
     if turns <= 0 or not applies(state):
         return 0.0
-    player = state.players[seat]
-    return evaluate(features(player.environment, player.nature_tokens), turns)
+    return evaluate(features(state, seat, cards), turns)
 
 
 def evaluate(values: list[float], turns: int) -> float:
@@ -103,8 +106,32 @@ def terms(values: list[float], turns: int) -> list[float]:
     return [fraction, fraction * fraction, *values, *(v * fraction for v in values)]
 
 
-def features(environment: Environment, nature_tokens: int) -> list[float]:
-    """The board's features (in the order of :data:`BASE_FEATURES`)."""
+def features(state: GameState, seat: int, cards: CardCache | None = None) -> list[float]:
+    """``seat``'s features (in the order of :data:`BASE_FEATURES`): their board's, then
+    what a token of each species would score now at best (:func:`token_gains`)."""
+    player = state.players[seat]
+    return board_features(player.environment, player.nature_tokens) + token_gains(state, seat, cards)
+
+
+def token_gains(state: GameState, seat: int, cards: CardCache | None = None) -> list[float]:
+    """Per species, the most a token of it would add to ``seat``'s total now (0 when
+    none would add anything), then per species the open slots where it would add
+    something (the greedy's token values, :mod:`cascadia.bots.valuation`)."""
+    view = copy.copy(state)
+    view.current = seat
+    valuation = TurnValuation(view, {}, cards)
+    environment = state.players[seat].environment
+    best: list[float] = []
+    gaining: list[float] = []
+    for species in WILDLIFE:
+        gains = [valuation.token_value(species, h) for h in environment.wildlife_targets(species)]
+        best.append(max([0, *gains]))
+        gaining.append(sum(1 for g in gains if g > 0))
+    return best + gaining
+
+
+def board_features(environment: Environment, nature_tokens: int) -> list[float]:
+    """The board's own features (the first of :data:`BASE_FEATURES`)."""
     tiles = environment.tiles
     wildlife = environment.wildlife
     empty = [h for h in tiles if h not in wildlife]

@@ -215,7 +215,7 @@ class SearchBot(PlanningBot):
             value += best.value
             issue(probe, best.move)
         if self.leaf:
-            value += potential(probe.state, me)
+            value += potential(probe.state, me, self.greedy.cards)
         return value
 
 

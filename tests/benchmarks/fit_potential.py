@@ -20,11 +20,11 @@ import argparse
 from pathlib import Path
 
 import numpy as np
-
 from cascadia.bots.base import PlanningBot
 from cascadia.bots.greedy_bot import GreedyBot
 from cascadia.bots.potential import NAMES, features, terms, turns_left
 from cascadia.bots.search_bot import SearchBot
+from cascadia.bots.valuation import CardCache
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 from cascadia.projections.game_scores import score_state
@@ -43,6 +43,7 @@ def players(policy: str, seed: int) -> list[PlanningBot]:
 def samples(policy: str, seed: int) -> tuple[list[list[float]], list[float]]:
     """One game's samples: per turn, the mover's terms and points still to come."""
     bots = players(policy, seed)
+    cards = CardCache()
     game = Game.start(seed, [policy] * PLAYERS, GameOptions(cards="all-a", majority_bonus=False))
     rows: list[tuple[int, list[float], int]] = []
     while not game.finished:
@@ -50,9 +51,8 @@ def samples(policy: str, seed: int) -> tuple[list[list[float]], list[float]]:
         bots[seat].play_turn(game)
         turns = turns_left(game.state, seat)
         if turns > 0:
-            player = game.state.players[seat]
             now = score_state(game.state).players[seat].total
-            rows.append((seat, terms(features(player.environment, player.nature_tokens), turns), now))
+            rows.append((seat, terms(features(game.state, seat, cards), turns), now))
     final = [p.total for p in score_state(game.state).players]
     return [row for _, row, _ in rows], [final[seat] - now for seat, _, now in rows]
 
