@@ -217,9 +217,12 @@ def _salmon(wildlife: dict[Hex, str], slots: list[Hex]) -> list[float]:
             group_of[h] = i
     for s in slots:
         touching = [n for n in neighbours(s) if wildlife.get(n) == "salmon"]
-        if len(touching) == 1 and good[group_of[touching[0]]]:
-            if _same_neighbours(wildlife, touching[0], "salmon") <= 1:
-                ends += 1
+        if (
+            len(touching) == 1
+            and good[group_of[touching[0]]]
+            and _same_neighbours(wildlife, touching[0], "salmon") <= 1
+        ):
+            ends += 1
     return [ends, spoilt]
 
 

@@ -96,7 +96,8 @@ def main() -> None:
         test_y = np.array([v for _, y in per_game[split:] for v in y])
         error = test_y - test_x @ coefficients
         r2 = 1 - float(error @ error) / float(((test_y - test_y.mean()) ** 2).sum())
-        print(f"held-out games {args.games - split}: R^2 {r2:.3f}, mean absolute error {np.abs(error).mean():.2f}")
+        mae = float(np.abs(error).mean())
+        print(f"held-out games {args.games - split}: R^2 {r2:.3f}, mean absolute error {mae:.2f}")
     all_x = np.array([row for x, _ in per_game for row in x])
     all_y = np.array([v for _, y in per_game for v in y])
     coefficients = fit(all_x, all_y)
