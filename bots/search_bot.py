@@ -76,7 +76,6 @@ class SearchBot(PlanningBot):
         candidates: int = DEFAULT_CANDIDATES,
         depth: int = DEFAULT_DEPTH,
         leaf: bool = True,
-        rollout_candidates: int = 0,
     ) -> None:
         super().__init__()
         self.seat = seat
@@ -85,7 +84,6 @@ class SearchBot(PlanningBot):
         self.candidates = candidates
         self.depth = depth
         self.leaf = leaf
-        self.rollout_candidates = rollout_candidates
         self.rng: DrawStream = bot_stream(self.name, seed, seat)
         self.greedy = GreedyBot(seed, seat)
 
@@ -198,12 +196,6 @@ class SearchBot(PlanningBot):
         (no draw is sampled, so one evaluation each is exact)."""
         return max(candidates, key=lambda c: (self._rollout(game, c, 0), c.value, -c.rank)).move
 
-    def _after(self, game: Game, candidate: Candidate) -> float:
-        state = game.state.copy()
-        me = state.current
-        issue(Game(state), candidate.move)
-        return candidate.value + potential(state, me, self.greedy.cards)
-
     def _rollout(self, game: Game, candidate: Candidate, seed: int) -> float:
         """One determinised sample: the candidate, then cheap opponents and the bot's own
         next ``depth`` greedy turns; the immediate value plus the greedy values."""
@@ -219,12 +211,7 @@ class SearchBot(PlanningBot):
                 _cheap_turn(probe, rng)
             if probe.finished:
                 break
-            if self.rollout_candidates:
-                valuation = self.greedy.valuation(probe)
-                options = self.candidate_moves(probe, valuation)[: self.rollout_candidates]
-                best = max(options, key=lambda c: (self._after(probe, c), c.value, -c.rank))
-            else:
-                best = Market(probe, self.greedy.valuation(probe)).best()
+            best = Market(probe, self.greedy.valuation(probe)).best()
             value += best.value
             issue(probe, best.move)
         if self.leaf:
