@@ -109,12 +109,12 @@ def test_without_look_ahead_the_move_maximises_immediate_value_plus_potential() 
     assert bot.decide_move(game) == expected.move
 
 
-def test_the_potential_rollouts_stay_reproducible_and_blind_to_the_real_draws() -> None:
+def test_with_the_potential_the_search_stays_reproducible_and_blind_to_the_real_draws() -> None:
     game = _all_a_midgame(26)
     other = Game(game.state.copy())
     other.state.seed = game.state.seed + 1
     seat = game.current_player
     moves = {
-        SearchBot(5, seat, iterations=12, rollout_candidates=3).decide_move(g) for g in (game, other, game)
+        SearchBot(5, seat, iterations=12).decide_move(g) for g in (game, other, game)
     }
     assert len(moves) == 1
