@@ -16,7 +16,11 @@ Each turn:
    unrevealed tiles and the bag, which every player can count). Opponents then play a
    cheap policy (a random pair, the tile on its first legal place, the token
    returned), and the bot plays its own next ``depth`` turns greedily. A sample's
-   value is the candidate's immediate value plus the greedy values of those turns.
+   value is the candidate's immediate value plus the greedy values of those turns
+   plus the potential of the position reached (:mod:`cascadia.bots.potential`: the
+   points still to come, fitted on self-play; 0 for games it is not fitted for, and
+   left out with ``leaf=False``). With ``depth=0`` nothing is sampled: the bot plays
+   the candidate of the best immediate value plus potential (a one-ply bot).
    Every candidate sees the same determinisations (common random numbers), so their
    differences are not drowned by the luck of the draw.
 4. Successive halving spends the budget: all candidates get a few samples, the

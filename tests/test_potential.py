@@ -85,7 +85,9 @@ def test_the_fit_script_runs_on_a_tiny_sample(tmp_path: Path) -> None:
     out = tmp_path / "coefficients.py"
     result = subprocess.run(
         [sys.executable, str(script), "--games", "3", "--write", str(out)],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert "R^2" in result.stdout
     namespace: dict = {}

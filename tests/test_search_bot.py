@@ -114,7 +114,5 @@ def test_with_the_potential_the_search_stays_reproducible_and_blind_to_the_real_
     other = Game(game.state.copy())
     other.state.seed = game.state.seed + 1
     seat = game.current_player
-    moves = {
-        SearchBot(5, seat, iterations=12).decide_move(g) for g in (game, other, game)
-    }
+    moves = {SearchBot(5, seat, iterations=12).decide_move(g) for g in (game, other, game)}
     assert len(moves) == 1
