@@ -36,11 +36,9 @@ BASE_FEATURES: tuple[str, ...] = (
     *(f"open_{s}" for s in WILDLIFE),
     "bear_lone",
     "bear_waiting",
-    "bear_spoilt",
     "elk_extensions",
     "elk_lines",
     "salmon_run_ends",
-    "salmon_spoilt",
     "hawk_free_slots",
     "fox_best_slot",
     "fox_slots_rich",
@@ -173,9 +171,8 @@ def _groups(wildlife: dict[Hex, str], species: str) -> list[set[Hex]]:
 
 
 def _bear(wildlife: dict[Hex, str], slots: list[Hex]) -> list[float]:
-    """Bear A scores pairs (RULES.md 5.3): lone bears, lone bears with an open bear slot
-    next to them that touches no other bear (a pair waiting), bears in groups of three
-    or more (scoring nothing, ever)."""
+    """Bear A scores pairs (RULES.md 5.3): lone bears, and lone bears with an open bear
+    slot next to them that touches no other bear (a pair waiting)."""
     groups = _groups(wildlife, "bear")
     lone = [next(iter(g)) for g in groups if len(g) == 1]
     waiting = 0
@@ -183,8 +180,7 @@ def _bear(wildlife: dict[Hex, str], slots: list[Hex]) -> list[float]:
         around = set(neighbours(bear))
         if any(s in around and _same_neighbours(wildlife, s, "bear") == 1 for s in slots):
             waiting += 1
-    spoilt = sum(len(g) for g in groups if len(g) > 2)
-    return [len(lone), waiting, spoilt]
+    return [len(lone), waiting]
 
 
 def _elk(wildlife: dict[Hex, str], slots: list[Hex]) -> list[float]:
@@ -203,16 +199,13 @@ def _elk(wildlife: dict[Hex, str], slots: list[Hex]) -> list[float]:
 def _salmon(wildlife: dict[Hex, str], slots: list[Hex]) -> list[float]:
     """Salmon A scores runs (RULES.md 5.5: no salmon of a run has more than two salmon
     neighbours; up to 7 count): open slots next to the end of a run shorter than 7 that
-    touch that run only there, and salmon in groups that are not runs."""
+    touch that run only there."""
     ends = 0
-    spoilt = 0
     group_of: dict[Hex, int] = {}
     good: list[bool] = []
     for i, group in enumerate(_groups(wildlife, "salmon")):
         is_run = all(_same_neighbours(wildlife, h, "salmon") <= 2 for h in group)
         good.append(is_run and len(group) < 7)
-        if not is_run:
-            spoilt += len(group)
         for h in group:
             group_of[h] = i
     for s in slots:
@@ -223,7 +216,7 @@ def _salmon(wildlife: dict[Hex, str], slots: list[Hex]) -> list[float]:
             and _same_neighbours(wildlife, touching[0], "salmon") <= 1
         ):
             ends += 1
-    return [ends, spoilt]
+    return [ends]
 
 
 def _hawk(wildlife: dict[Hex, str], slots: list[Hex]) -> list[float]:

@@ -18,11 +18,9 @@ COEFFICIENTS: tuple[float, ...] = (
     0.4944,  # open_fox
     1.0196,  # bear_lone
     -0.6831,  # bear_waiting
-    0.0000,  # bear_spoilt
     0.0032,  # elk_extensions
     -0.0179,  # elk_lines
     0.0854,  # salmon_run_ends
-    0.0000,  # salmon_spoilt
     0.4085,  # hawk_free_slots
     -0.3955,  # fox_best_slot
     0.2447,  # fox_slots_rich
@@ -62,11 +60,9 @@ COEFFICIENTS: tuple[float, ...] = (
     -0.3214,  # open_fox*turns
     0.1089,  # bear_lone*turns
     -1.1343,  # bear_waiting*turns
-    0.0000,  # bear_spoilt*turns
     -0.1912,  # elk_extensions*turns
     -0.4017,  # elk_lines*turns
     0.4195,  # salmon_run_ends*turns
-    -0.0000,  # salmon_spoilt*turns
     -0.3115,  # hawk_free_slots*turns
     -0.3045,  # fox_best_slot*turns
     0.2370,  # fox_slots_rich*turns

@@ -6,9 +6,19 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cascadia.bots.potential import BASE_FEATURES, NAMES, evaluate, features, potential, turns_left
+from cascadia.bots.potential import (
+    BASE_FEATURES,
+    NAMES,
+    board_features,
+    evaluate,
+    features,
+    potential,
+    token_gains,
+    turns_left,
+)
 from cascadia.bots.potential_coefficients import COEFFICIENTS
 from cascadia.bots.registry import make_bots
+from cascadia.domain.components import WILDLIFE
 from cascadia.domain.environment import Environment
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
@@ -34,21 +44,37 @@ def _board() -> Environment:
 
 
 def test_features_of_a_hand_built_board() -> None:
-    found = dict(zip(BASE_FEATURES, features(_board(), nature_tokens=2), strict=True))
+    found = dict(zip(BASE_FEATURES, board_features(_board(), nature_tokens=2), strict=True))
     assert found["empty_tiles"] == 3 and found["open_keystones"] == 3 and found["nature_tokens"] == 2
     assert found["open_bear"] == 1 and found["bear_lone"] == 1 and found["bear_waiting"] == 1
     assert found["open_hawk"] == 1 and found["hawk_free_slots"] == 1
-    assert found["open_salmon"] == 1 and found["salmon_run_ends"] == 1 and found["salmon_spoilt"] == 0
+    assert found["open_salmon"] == 1 and found["salmon_run_ends"] == 1
     assert found["largest_river"] == 2 and found["frontier_river"] == 7 and found["open_edges_river"] == 9
     assert found["largest_mountain"] == 1 and found["frontier_mountain"] == 4
     assert found["largest_forest"] == 1 and found["open_edges_forest"] == 4
+
+
+def _with_board(game: Game) -> Game:
+    game.state.players[0].environment = _board()
+    return game
+
+
+def test_token_gains_are_what_a_token_of_each_species_would_add_now() -> None:
+    """Bear A: a first pair is 4; hawk A: one lone hawk 2; salmon A: a run of 3 is 7
+    against 4 for 2 (RULES.md 5.3, 5.5, 5.6); each slot is a keystone (+1 nature token)."""
+    game = _with_board(Game.start(5, 4, A_CARDS))
+    gains = token_gains(game.state, 0)
+    best = dict(zip(WILDLIFE, gains[:5], strict=True))
+    slots = dict(zip(WILDLIFE, gains[5:], strict=True))
+    assert best == {"bear": 5, "elk": 0, "salmon": 4, "hawk": 3, "fox": 0}
+    assert slots == {"bear": 1, "elk": 0, "salmon": 1, "hawk": 1, "fox": 0}
 
 
 def test_a_second_bear_beside_the_slot_means_no_pair_is_waiting() -> None:
     board = _board()
     board.tiles[(2, -1)] = (FOREST_BEAR, 0)  # touches the open bear slot (1, 0)
     board.wildlife[(2, -1)] = "bear"
-    found = dict(zip(BASE_FEATURES, features(board, nature_tokens=0), strict=True))
+    found = dict(zip(BASE_FEATURES, board_features(board, nature_tokens=0), strict=True))
     assert found["bear_lone"] == 2 and found["bear_waiting"] == 0
 
 
@@ -76,7 +102,7 @@ def test_the_potential_is_for_all_a_games_without_majority_only() -> None:
 
 def test_the_model_has_one_coefficient_per_term_and_no_turn_no_points() -> None:
     assert len(COEFFICIENTS) == len(NAMES) == 2 + 2 * len(BASE_FEATURES)
-    values = features(_board(), nature_tokens=1)
+    values = features(_with_board(Game.start(5, 4, A_CARDS)).state, 0)
     assert evaluate(values, 20) != evaluate(values, 5)
 
 
