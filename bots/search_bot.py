@@ -16,7 +16,11 @@ Each turn:
    unrevealed tiles and the bag, which every player can count). Opponents then play a
    cheap policy (a random pair, the tile on its first legal place, the token
    returned), and the bot plays its own next ``depth`` turns greedily. A sample's
-   value is the candidate's immediate value plus the greedy values of those turns.
+   value is the candidate's immediate value plus the greedy values of those turns
+   plus the potential of the position reached (:mod:`cascadia.bots.potential`: the
+   points still to come, fitted on self-play; 0 for games it is not fitted for, and
+   left out with ``leaf=False``). With ``depth=0`` nothing is sampled: the bot plays
+   the candidate of the best immediate value plus potential (a one-ply bot).
    Every candidate sees the same determinisations (common random numbers), so their
    differences are not drowned by the luck of the draw.
 4. Successive halving spends the budget: all candidates get a few samples, the
@@ -38,6 +42,7 @@ from dataclasses import dataclass
 from cascadia.bots.base import PlanningBot, bot_stream
 from cascadia.bots.decisions import Move, commands_of, issue
 from cascadia.bots.greedy_bot import GreedyBot, Market
+from cascadia.bots.potential import potential
 from cascadia.bots.valuation import TurnValuation
 from cascadia.domain.commands import Command, PlaceTile, ReturnWildlife, Take
 from cascadia.domain.components import TILES
@@ -74,6 +79,7 @@ class SearchBot(PlanningBot):
         seconds: float | None = None,
         candidates: int = DEFAULT_CANDIDATES,
         depth: int = DEFAULT_DEPTH,
+        leaf: bool = True,
     ) -> None:
         super().__init__()
         self.seat = seat
@@ -81,6 +87,7 @@ class SearchBot(PlanningBot):
         self.seconds = seconds
         self.candidates = candidates
         self.depth = depth
+        self.leaf = leaf
         self.rng: DrawStream = bot_stream(self.name, seed, seat)
         self.greedy = GreedyBot(seed, seat)
 
@@ -98,6 +105,8 @@ class SearchBot(PlanningBot):
         candidates = self.candidate_moves(game, valuation)
         if len(candidates) == 1:
             return candidates[0].move
+        if self.depth == 0:
+            return self._one_ply(game, candidates)
         return self._search(game, candidates)
 
     def candidate_moves(self, game: Game, valuation: TurnValuation) -> list[Candidate]:
@@ -186,6 +195,11 @@ class SearchBot(PlanningBot):
                 break
         return alive[0].move
 
+    def _one_ply(self, game: Game, candidates: list[Candidate]) -> Move:
+        """Without look-ahead: the candidate of the best immediate value plus potential
+        (no draw is sampled, so one evaluation each is exact)."""
+        return max(candidates, key=lambda c: (self._rollout(game, c, 0), c.value, -c.rank)).move
+
     def _rollout(self, game: Game, candidate: Candidate, seed: int) -> float:
         """One determinised sample: the candidate, then cheap opponents and the bot's own
         next ``depth`` greedy turns; the immediate value plus the greedy values."""
@@ -204,6 +218,8 @@ class SearchBot(PlanningBot):
             best = Market(probe, self.greedy.valuation(probe)).best()
             value += best.value
             issue(probe, best.move)
+        if self.leaf:
+            value += potential(probe.state, me, self.greedy.cards)
         return value
 
 

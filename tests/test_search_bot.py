@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from cascadia.bots.decisions import Move
+from cascadia.bots.decisions import Move, issue
 from cascadia.bots.greedy_bot import GreedyBot, Market
+from cascadia.bots.potential import potential
 from cascadia.bots.registry import is_bot_name, make_bots, play_game
-from cascadia.bots.search_bot import SearchBot
+from cascadia.bots.search_bot import Candidate, SearchBot
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
@@ -82,3 +83,36 @@ def test_a_time_budget_that_runs_out_at_once_still_gives_a_candidate_move() -> N
     move = bot.decide_move(game)
     candidates = bot.candidate_moves(game, bot.greedy.valuation(game))
     assert move in {c.move for c in candidates}
+
+
+def _all_a_midgame(seed: int, turn: int = 30) -> Game:
+    game = Game.start(seed, 4, GameOptions(cards="all-a", majority_bonus=False))
+    bots = make_bots(["greedy"] * 4, seed)
+    while game.state.turn < turn:
+        bots[game.current_player].play_turn(game)
+    return game
+
+
+def test_without_look_ahead_the_move_maximises_immediate_value_plus_potential() -> None:
+    game = _all_a_midgame(25)
+    seat = game.current_player
+    bot = SearchBot(1, seat, depth=0)
+    candidates = bot.candidate_moves(game, bot.greedy.valuation(game))
+
+    def worth(candidate: Candidate) -> tuple[float, int, int]:
+        after = Game(game.state.copy())
+        issue(after, candidate.move)
+        return (candidate.value + potential(after.state, seat), candidate.value, -candidate.rank)
+
+    expected = max(candidates, key=worth)
+    assert potential(game.state, seat) > 0
+    assert bot.decide_move(game) == expected.move
+
+
+def test_with_the_potential_the_search_stays_reproducible_and_blind_to_the_real_draws() -> None:
+    game = _all_a_midgame(26)
+    other = Game(game.state.copy())
+    other.state.seed = game.state.seed + 1
+    seat = game.current_player
+    moves = {SearchBot(5, seat, iterations=12).decide_move(g) for g in (game, other, game)}
+    assert len(moves) == 1
