@@ -115,7 +115,8 @@ def decode_payload(type_name: Any, values: Any) -> tuple[dict[str, Any], str | N
     names = PAYLOAD_FIELDS[type_name]
     required = len(names) - len(OPTIONAL_FIELDS.get(type_name, ()))
     if not isinstance(values, list) or not required <= len(values) <= len(names):
-        return {}, f"{type_name} needs a list of {len(names)} field value(s): {', '.join(names)}"
+        count = str(len(names)) if required == len(names) else f"{required} or {len(names)}"
+        return {}, f"{type_name} needs a list of {count} field value(s): {', '.join(names)}"
     payload = dict(zip(names, values, strict=False))
     for name, check in _payload_checkers(type_name):
         if name not in payload:
