@@ -142,3 +142,22 @@ def cli(tmp_path, monkeypatch, capsys, clean_env):
         return stop.value.code, out, err
 
     return run
+
+
+@pytest.fixture
+def app_cli(monkeypatch, capsys):
+    """``app_cli(*args)`` -> (exit code, stdout, stderr): ``cascadia ARGS`` run in this
+    process through ``run_app`` (no ``--home`` added), on an 80-column console."""
+    from cascadia.cli import common
+    from cascadia.cli.app import app
+
+    monkeypatch.setattr(common.console, "width", 80)
+
+    def run(*args: str) -> tuple[int, str, str]:
+        monkeypatch.setattr(sys, "argv", ["cascadia", *args])
+        capsys.readouterr()
+        code = common.run_app(app)
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

@@ -17,10 +17,8 @@ from typing import Any
 
 import pytest
 import typer.main
-from cascadia.cli import common
 from cascadia.cli.app import app, package_version
 from cascadia.cli.cards_commands import CARD_SCORES, all_cards
-from cascadia.cli.common import run_app
 from cascadia.cli.documents import DOCUMENTS, document, sections
 from cascadia.domain.options import RULES_VERSION
 
@@ -28,19 +26,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
-def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], clean_env):
+def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, app_cli, clean_env):
     """``cli(*args)`` -> (exit code, stdout, stderr), at 80 columns, in ``tmp_path``."""
-    monkeypatch.setattr(common.console, "width", 80)
     monkeypatch.chdir(tmp_path)
-
-    def run(*args: str) -> tuple[int, str, str]:
-        monkeypatch.setattr(sys, "argv", ["cascadia", *args])
-        capsys.readouterr()
-        code = run_app(app)
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
+    return app_cli
 
 
 def json_lines(out: str) -> list[Any]:

@@ -14,7 +14,6 @@ import io
 import json
 import re
 import shlex
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +21,6 @@ import pyarrow as pa
 import pytest
 from cascadia.analytics import schema
 from cascadia.analytics.storage import AnalyticsStore
-from cascadia.cli import common
-from cascadia.cli.app import app
-from cascadia.cli.common import run_app
 from cascadia.cli.documents import document
 
 COPIES = 1200
@@ -153,18 +149,9 @@ def greedy_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+def cli(app_cli):
     """``cli(*args)`` -> (exit code, stdout, stderr), on an 80-column console."""
-    monkeypatch.setattr(common.console, "width", 80)
-
-    def run(*args: str) -> tuple[int, str, str]:
-        monkeypatch.setattr(sys, "argv", ["cascadia", *args])
-        capsys.readouterr()
-        code = run_app(app)
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
+    return app_cli
 
 
 def assert_fits(out: str, what: str) -> None:
