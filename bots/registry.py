@@ -38,30 +38,43 @@ BUDGETED: dict[str, Callable[[int, int, int], Bot]] = {
 MAX_BUDGET = 1_000_000
 
 
+def parse_bot_name(name: str) -> tuple[str, int | None] | None:
+    """``(bot, budget)`` of a seat called ``name`` (``greedy`` -> ``("greedy", None)``,
+    ``search@400`` -> ``("search", 400)``), or ``None`` when no bot has that name."""
+    base, at, budget = name.partition("@")
+    if not at:
+        return (name, None) if name in BOTS else None
+    if base not in BUDGETED or not budget.isdigit() or not 1 <= int(budget) <= MAX_BUDGET:
+        return None
+    return base, int(budget)
+
+
 def bot_factory(name: str) -> Callable[[int, int], Bot] | None:
     """The factory of the bot called ``name`` (``greedy``, ``search``, ``search@400``),
     or ``None`` when no bot has that name."""
-    base, at, budget = name.partition("@")
-    if not at:
-        return BOTS.get(name)
-    if base not in BUDGETED or not budget.isdigit() or not 1 <= int(budget) <= MAX_BUDGET:
+    parsed = parse_bot_name(name)
+    if parsed is None:
         return None
+    base, budget = parsed
+    if budget is None:
+        return BOTS[base]
     make = BUDGETED[base]
-    return lambda seed, seat: make(seed, seat, int(budget))
+    return lambda seed, seat: make(seed, seat, budget)
 
 
 def is_bot_name(name: str) -> bool:
     """Whether ``name`` names a bot (a seat so named is played by that bot)."""
-    return bot_factory(name) is not None
+    return parse_bot_name(name) is not None
 
 
 def bot_record(name: str) -> dict[str, Any] | None:
     """What a game records of the seat called ``name`` (``GameStarted.bots``): the bot's
     name, version and budget (``None`` when it takes none), or ``None`` for a person."""
-    if not is_bot_name(name):
+    parsed = parse_bot_name(name)
+    if parsed is None:
         return None
-    base, _, budget = name.partition("@")
-    return {"name": base, "version": VERSIONS[base], "budget": int(budget) if budget else None}
+    base, budget = parsed
+    return {"name": base, "version": VERSIONS[base], "budget": budget}
 
 
 def recorded_bots(names: Sequence[str]) -> list[dict[str, Any] | None] | None:

@@ -108,11 +108,15 @@ def check_bots(bots: object, players: int) -> None:
         name, version, budget = bot["name"], bot["version"], bot["budget"]
         if not isinstance(name, str) or not 0 < len(name) <= MAX_BOT_NAME:
             raise InvalidOptionError(f"seat {seat}'s bot name must be 1-{MAX_BOT_NAME} characters")
-        for field, value in (("version", version), ("budget", budget)):
-            if value is None and field == "budget":
-                continue
-            if type(value) is not int or value < 1:
-                raise InvalidOptionError(f"seat {seat}'s bot {field} must be a whole number >= 1")
+        if not _whole_positive(version):
+            raise InvalidOptionError(f"seat {seat}'s bot version must be a whole number >= 1")
+        if budget is not None and not _whole_positive(budget):
+            raise InvalidOptionError(f"seat {seat}'s bot budget must be a whole number >= 1")
+
+
+def _whole_positive(value: object) -> bool:
+    """A whole number >= 1 (a bool is not a number here)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
 def derive_game_id(
