@@ -3,12 +3,16 @@
 Each turn:
 
 1. Wipes are decided as the greedy bot decides them (expected value of the draw).
-2. Candidate moves (:meth:`SearchBot.candidate_moves`): the greedy's move first, then
-   the moves of every take (pairs, and free-choice combinations when affordable) in
-   turn, best takes first, up to ``candidates``; within a take, each way of using the
-   token (returned, on the best few targets, on the new tile) with the best tile
-   placement, then other placements. Each carries its exact immediate value
-   (:mod:`cascadia.bots.valuation`).
+2. Candidate moves (:meth:`SearchBot.candidate_moves`): a pool of up to ``pool`` moves,
+   the greedy's move first, then the moves of every take (pairs, and free-choice
+   combinations when affordable) in turn, best takes first; within a take, each way of
+   using the token (returned, on the best few targets, on the new tile) with the best
+   tile placement, then other placements. Each carries its exact immediate value
+   (:mod:`cascadia.bots.valuation`). Where the potential applies (below), each is also
+   valued one ply ahead, immediate value plus the potential of the board it leaves, and
+   the greedy's move and the ``candidates - 1`` best of the pool by that value go on:
+   a move that scores little now but builds (a corridor's open front, a bear waiting
+   for its pair) is searched too. Elsewhere the first ``candidates`` of the pool go on.
 3. Each candidate is played on determinised copies of the game: the hidden
    information (the order of the tile stack, the bag's draws) is re-sampled by giving
    the copy a seed drawn from the bot's own stream, so nothing is read of the real
@@ -20,7 +24,7 @@ Each turn:
    plus the potential of the position reached (:mod:`cascadia.bots.potential`: the
    points still to come, fitted on self-play; 0 for games it is not fitted for, and
    left out with ``leaf=False``). With ``depth=0`` nothing is sampled: the bot plays
-   the candidate of the best immediate value plus potential (a one-ply bot).
+   the candidate of the best one-ply value (a one-ply bot).
    Every candidate sees the same determinisations (common random numbers), so their
    differences are not drowned by the luck of the draw.
 4. Successive halving spends the budget: all candidates get a few samples, the
@@ -42,7 +46,7 @@ from dataclasses import dataclass
 from cascadia.bots.base import PlanningBot, bot_stream
 from cascadia.bots.decisions import Move, commands_of, issue
 from cascadia.bots.greedy_bot import GreedyBot, Market
-from cascadia.bots.potential import potential
+from cascadia.bots.potential import applies, potential
 from cascadia.bots.valuation import TurnValuation
 from cascadia.domain.commands import Command, PlaceTile, ReturnWildlife, Take
 from cascadia.domain.components import TILES
@@ -52,18 +56,22 @@ from cascadia.domain.rng import DrawStream
 MAX_SEED = 2**64 - 1
 DEFAULT_ITERATIONS = 200
 DEFAULT_CANDIDATES = 12
+DEFAULT_POOL = 40
 DEFAULT_DEPTH = 2
-PLACEMENTS_PER_TAKE = 3
+PLACEMENTS_PER_TAKE = 6
 TARGETS_PER_TAKE = 3
 
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """A move with its immediate value (the change of the total it makes now)."""
+    """A move with its immediate value (the change of the total it makes now) and its
+    one-ply value (the immediate value plus the potential after it; the immediate value
+    where the potential does not apply)."""
 
     move: Move
     value: int
     rank: int
+    outlook: float
 
 
 class SearchBot(PlanningBot):
@@ -78,6 +86,7 @@ class SearchBot(PlanningBot):
         iterations: int = DEFAULT_ITERATIONS,
         seconds: float | None = None,
         candidates: int = DEFAULT_CANDIDATES,
+        pool: int = DEFAULT_POOL,
         depth: int = DEFAULT_DEPTH,
         leaf: bool = True,
     ) -> None:
@@ -86,6 +95,7 @@ class SearchBot(PlanningBot):
         self.iterations = iterations
         self.seconds = seconds
         self.candidates = candidates
+        self.pool = max(pool, candidates)
         self.depth = depth
         self.leaf = leaf
         self.rng: DrawStream = bot_stream(self.name, seed, seat)
@@ -106,14 +116,29 @@ class SearchBot(PlanningBot):
         if len(candidates) == 1:
             return candidates[0].move
         if self.depth == 0:
-            return self._one_ply(game, candidates)
+            return self._one_ply(candidates)
         return self._search(game, candidates)
 
     def candidate_moves(self, game: Game, valuation: TurnValuation) -> list[Candidate]:
-        """The most promising moves, the greedy's move first: every take's moves by
-        immediate value, taken in turn from each take (best takes first), so that each
-        pair is tried and, within a take, each way of using the token (returned, on the
-        best few targets, on the new tile) before other tile placements."""
+        """The moves worth searching, the greedy's move first: from :meth:`move_pool`,
+        the best ``candidates - 1`` others by one-ply value where the potential applies,
+        else the first of the pool."""
+        pool = self.move_pool(game, valuation)
+        if not (self.leaf and applies(game.state)):
+            chosen = pool[: self.candidates]
+            return [Candidate(move, value, rank, value) for rank, (move, value) in enumerate(chosen)]
+        seat = game.state.current
+        valued = [(move, value, value + self._potential_after(game, move, seat)) for move, value in pool]
+        greedy, others = valued[0], sorted(valued[1:], key=lambda mvo: -mvo[2])
+        chosen_with_outlook = [greedy, *others[: self.candidates - 1]]
+        return [Candidate(m, v, rank, o) for rank, (m, v, o) in enumerate(chosen_with_outlook)]
+
+    def move_pool(self, game: Game, valuation: TurnValuation) -> list[tuple[Move, int]]:
+        """Up to ``pool`` moves with their immediate values, the greedy's move first:
+        every take's moves by immediate value, taken in turn from each take (best takes
+        first), so that each pair is tried and, within a take, each way of using the
+        token (returned, on the best few targets, on the new tile) before other tile
+        placements."""
         market = Market(game, valuation)
         greedy = market.best()
         takes = [(s, s, 0) for s, t in enumerate(market.tiles) if t is not None and market.tokens[s]]
@@ -128,13 +153,13 @@ class SearchBot(PlanningBot):
         per_take.sort(key=lambda moves: -moves[0][0])
         chosen: dict[Move, int] = {greedy.move: greedy.value}
         depth = 0
-        while len(chosen) < self.candidates and any(depth < len(moves) for moves in per_take):
+        while len(chosen) < self.pool and any(depth < len(moves) for moves in per_take):
             for moves in per_take:
-                if depth < len(moves) and len(chosen) < self.candidates:
+                if depth < len(moves) and len(chosen) < self.pool:
                     value, move = moves[depth]
                     chosen.setdefault(move, value)
             depth += 1
-        return [Candidate(move, value, rank) for rank, (move, value) in enumerate(chosen.items())]
+        return list(chosen.items())
 
     @staticmethod
     def _take_moves(
@@ -195,18 +220,23 @@ class SearchBot(PlanningBot):
                 break
         return alive[0].move
 
-    def _one_ply(self, game: Game, candidates: list[Candidate]) -> Move:
-        """Without look-ahead: the candidate of the best immediate value plus potential
-        (no draw is sampled, so one evaluation each is exact)."""
-        return max(candidates, key=lambda c: (self._rollout(game, c, 0), c.value, -c.rank)).move
+    def _one_ply(self, candidates: list[Candidate]) -> Move:
+        """Without look-ahead: the candidate of the best one-ply value (no draw is
+        sampled, so that value is exact)."""
+        return max(candidates, key=lambda c: (c.outlook, c.value, -c.rank)).move
+
+    def _potential_after(self, game: Game, move: Move, seat: int) -> float:
+        """The potential of ``seat``'s board once ``move`` is played (the board alone
+        decides it, so the copy's refill, drawn from seed 0, does not matter)."""
+        probe = _determinised(game, 0)
+        issue(probe, move)
+        return potential(probe.state, seat, self.greedy.cards)
 
     def _rollout(self, game: Game, candidate: Candidate, seed: int) -> float:
         """One determinised sample: the candidate, then cheap opponents and the bot's own
         next ``depth`` greedy turns; the immediate value plus the greedy values."""
-        state = game.state.copy()
-        state.seed = seed  # the copy's future draws: a sample, not the game's
-        probe = Game(state)
-        me = state.current
+        probe = _determinised(game, seed)
+        me = probe.state.current
         issue(probe, candidate.move)
         value = float(candidate.value)
         rng = DrawStream(seed, stream=b"cascadia-bot/search/rollout/v1")
@@ -221,6 +251,14 @@ class SearchBot(PlanningBot):
         if self.leaf:
             value += potential(probe.state, me, self.greedy.cards)
         return value
+
+
+def _determinised(game: Game, seed: int) -> Game:
+    """A copy of ``game`` whose future draws come from ``seed``: a sample of the hidden
+    information, not the game's own draws."""
+    state = game.state.copy()
+    state.seed = seed
+    return Game(state)
 
 
 def _cheap_turn(game: Game, rng: DrawStream) -> None:

@@ -46,7 +46,7 @@ def test_the_real_future_draws_do_not_change_the_choice() -> None:
     assert game.state == Game(game.state.copy()).state  # deciding changed nothing
 
 
-def test_candidates_start_with_the_greedy_move_and_cover_every_pair() -> None:
+def test_candidates_start_with_the_greedy_move_and_the_pool_covers_every_pair() -> None:
     game = _midgame(22)
     bot = SearchBot(1, game.current_player, candidates=12)
     valuation = bot.greedy.valuation(game)
@@ -54,8 +54,9 @@ def test_candidates_start_with_the_greedy_move_and_cover_every_pair() -> None:
     greedy = Market(game, GreedyBot(1, game.current_player).valuation(game)).best()
     assert candidates[0].move == greedy.move and candidates[0].value == greedy.value
     pairs = {s for s, t in enumerate(game.state.market_tiles) if t is not None}
-    assert pairs <= {c.move.tile_slot for c in candidates if not c.move.free_choice}
-    assert len({c.move for c in candidates}) == len(candidates) <= 12
+    pool = bot.move_pool(game, valuation)
+    assert pairs <= {move.tile_slot for move, _ in pool[:12] if not move.free_choice}
+    assert len({c.move for c in candidates}) == len(candidates) == 12
     assert all(isinstance(c.move, Move) for c in candidates)
 
 
@@ -116,3 +117,35 @@ def test_with_the_potential_the_search_stays_reproducible_and_blind_to_the_real_
     seat = game.current_player
     moves = {SearchBot(5, seat, iterations=12).decide_move(g) for g in (game, other, game)}
     assert len(moves) == 1
+
+
+def test_the_candidates_are_the_pool_moves_of_the_best_one_ply_value() -> None:
+    """Where the potential applies, the greedy's move and the best others of the pool by
+    immediate value plus the potential after them are searched."""
+    game = _all_a_midgame(27)
+    seat = game.current_player
+    bot = SearchBot(1, seat, candidates=6, pool=30)
+    valuation = bot.greedy.valuation(game)
+    pool = bot.move_pool(game, valuation)
+    candidates = bot.candidate_moves(game, valuation)
+
+    def outlook(move: Move, value: int) -> float:
+        after = Game(game.state.copy())
+        issue(after, move)
+        return value + potential(after.state, seat)
+
+    assert len(pool) == 30 and len(candidates) == 6
+    assert candidates[0].move == pool[0][0]
+    chosen = {c.move for c in candidates}
+    worst_chosen = min(c.outlook for c in candidates[1:])
+    assert all(c.outlook == pytest.approx(outlook(c.move, c.value)) for c in candidates)
+    assert all(outlook(m, v) <= worst_chosen + 1e-9 for m, v in pool if m not in chosen)
+    assert any(pool.index((c.move, c.value)) >= 6 for c in candidates)
+
+
+def test_without_the_potential_the_candidates_are_the_head_of_the_pool() -> None:
+    game = _midgame(28)  # three players, all A, no majority: but leaf=False
+    bot = SearchBot(1, game.current_player, candidates=8, leaf=False)
+    valuation = bot.greedy.valuation(game)
+    head = bot.move_pool(game, valuation)[:8]
+    assert [(c.move, c.value) for c in bot.candidate_moves(game, valuation)] == head
