@@ -215,7 +215,7 @@ class SearchBot(PlanningBot):
                     break
             done = [c for c in alive if counts[c] == counts[alive[0]]]
             done.sort(key=lambda c: (-totals[c] / counts[c], -c.value, c.rank))
-            alive = done[: max(1, len(done) // 2)]
+            alive = done[: (len(done) + 1) // 2]  # the better half, rounded up
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return alive[0].move

@@ -149,3 +149,20 @@ def test_without_the_potential_the_candidates_are_the_head_of_the_pool() -> None
     valuation = bot.greedy.valuation(game)
     head = bot.move_pool(game, valuation)[:8]
     assert [(c.move, c.value) for c in bot.candidate_moves(game, valuation)] == head
+
+
+def test_the_search_spends_its_budget_of_rollouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Halving down to one candidate takes ceil(log2(candidates)) rounds, each a share
+    of the budget: no round's share is left unspent."""
+    game = _all_a_midgame(29)
+    bot = SearchBot(1, game.current_player, iterations=200, candidates=12)
+    calls: list[int] = []
+    rollout = SearchBot._rollout
+
+    def counted(self: SearchBot, game: Game, candidate: Candidate, seed: int) -> float:
+        calls.append(seed)
+        return rollout(self, game, candidate, seed)
+
+    monkeypatch.setattr(SearchBot, "_rollout", counted)
+    bot.decide_move(game)
+    assert 190 <= len(calls) <= 200
