@@ -63,13 +63,25 @@ def fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def render(coefficients: np.ndarray, policy: str, games: int, first_seed: int) -> str:
+    command = (
+        f"python tests/benchmarks/fit_potential.py --policy {policy} --games {games}\n"
+        f"--first-seed {first_seed} --write bots/potential_coefficients.py"
+    )
+    if policy == "greedy":
+        played = "the greedy policy."
+    else:
+        played = (
+            "the one-ply bot (``SearchBot(depth=0)``)\n"
+            "valuing positions with the coefficients this file held before: a second round of\n"
+            "fitted value iteration. To regenerate it, first write the first round to this file\n"
+            "(``--policy greedy --games 600``), then run the command above."
+        )
     lines = [
         '"""Coefficients of the position potential, one per term of',
         ":data:`cascadia.bots.potential.NAMES` (generated: do not edit).",
         "",
-        f"Fitted by ``python tests/benchmarks/fit_potential.py --policy {policy} --games {games}",
-        f"--first-seed {first_seed} --write bots/potential_coefficients.py`` on 4-player games of the",
-        f'{policy} policy, all A cards, no majority bonuses."""',
+        f"Fitted by ``{command}`` on 4-player games",
+        f'(all A cards, no majority bonuses) of {played}"""',
         "",
         "COEFFICIENTS: tuple[float, ...] = (",
         *(f"    {c:.4f},  # {name}" for c, name in zip(coefficients, NAMES, strict=True)),
