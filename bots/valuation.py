@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from operator import add
 
 from cascadia.domain.components import CARD_LETTERS, TILES, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.environment import Environment
@@ -174,6 +175,22 @@ def _keeps_values(card_sets: list[dict[str, str]]) -> bool:
     return len(card_sets) == 1 and WHOLE_BOARD_READERS.isdisjoint(card_sets[0].items())
 
 
+NO_RUNS: tuple[tuple[int, ...], tuple[int, ...]] = ((0,) * 6, (0,) * 6)
+"""The runs of three edges (see :meth:`TurnValuation._windows`) where no neighbour shows a habitat."""
+RANK_SCALE = 8
+"""Above the matching edges of a run of three (see :meth:`TurnValuation._run_ranks`)."""
+
+
+def _runs_of_three(by_edge: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """For each start ``rho`` in 0..5, the bits of ``by_edge`` (per edge 0..5) on edges
+    ``rho, rho + 1, rho + 2`` (mod 6) joined, and how many of them are set."""
+    e0, e1, e2, e3, e4, e5 = by_edge
+    s0, s1, s2, s3, s4, s5 = (bit != 0 for bit in by_edge)
+    joined = (e0 | e1 | e2, e1 | e2 | e3, e2 | e3 | e4, e3 | e4 | e5, e4 | e5 | e0, e5 | e0 | e1)
+    counts = (s0 + s1 + s2, s1 + s2 + s3, s2 + s3 + s4, s3 + s4 + s5, s4 + s5 + s0, s5 + s0 + s1)
+    return joined, counts
+
+
 @dataclass(frozen=True, slots=True)
 class MoveValue:
     """The best way to play one (tile, token) take: its value and how to place them.
@@ -242,7 +259,8 @@ class TurnValuation:
         self._corridor: dict[tuple[str, int], int] = {}
         self._bonus: dict[tuple[str, int], int] = {}
         self._tile: dict[tuple[str, ...], dict[Hex, tuple[int, int, Placement]]] = {}
-        self._touching: dict[Hex, list[tuple[int, str, int]]] = {}
+        self._near: dict[Hex, dict[str, tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+        self._ranks: dict[tuple[Hex, str], tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self._moves: dict[tuple[int, str], MoveValue] = {}
         self._best_tile: dict[tuple[str, ...], tuple[int, int, Placement]] = {}
         self._targets: dict[str, tuple[Hex | None, int]] = {}
@@ -399,16 +417,30 @@ class TurnValuation:
     def _touching_edges(self, h: Hex) -> list[tuple[int, str, int]]:
         """``(direction, habitat, corridor label)`` of every occupied neighbour of ``h``:
         the habitat its touching edge shows and the corridor that edge belongs to."""
-        found = self._touching.get(h)
+        tiles, labels = self.environment.tiles, self.labels
+        found = []
+        for i, n in enumerate(ADJACENT[h]):
+            placed = tiles.get(n)
+            if placed is not None:
+                habitat = EDGE_TABLE[placed[0]][placed[1]][OPPOSITE[i]]
+                found.append((i, habitat, labels[habitat][n]))
+        return found
+
+    def _windows(self, h: Hex) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
+        """Per habitat that a neighbour's touching edge shows at ``h``: for a run of three
+        edges of a new tile there starting at each edge ``rho`` (``rho`` in 0..5, taken
+        mod 6), the corridors of that habitat those edges touch (a bit per corridor
+        label) and how many of the three edges touch one.
+
+        RULES.md 5.1: "two adjacent tiles are joined in habitat H when both touching
+        edges show H". A dual tile shows one habitat on three consecutive edges, so the
+        runs of three are what a rotation can join; a keystone's six edges are two runs."""
+        found = self._near.get(h)
         if found is None:
-            tiles, labels = self.environment.tiles, self.labels
-            found = []
-            for i, n in enumerate(ADJACENT[h]):
-                placed = tiles.get(n)
-                if placed is not None:
-                    habitat = EDGE_TABLE[placed[0]][placed[1]][OPPOSITE[i]]
-                    found.append((i, habitat, labels[habitat][n]))
-            self._touching[h] = found
+            bits: dict[str, list[int]] = {}
+            for i, habitat, label in self._touching_edges(h):
+                bits.setdefault(habitat, [0] * 6)[i] = 1 << label
+            found = self._near[h] = {habitat: _runs_of_three(by_edge) for habitat, by_edge in bits.items()}
         return found
 
     def _corridor_value(self, habitat: str, joined: int) -> int:
@@ -461,58 +493,46 @@ class TurnValuation:
 
         A tile of habitats ``A, B`` turned by ``rho`` shows A on edges ``rho..rho+2`` and
         B on the other three (RULES.md 2, ``hexgrid.edges_of``); a keystone shows A on all
-        six. So per hex, the corridors each rotation joins are read from the neighbours'
-        touching edges by direction (doubled, so that ``rho..rho+5`` need no modulo)."""
+        six. So per hex, a rotation's value is that of A's run of three edges from
+        ``rho`` plus that of B's run from ``rho + 3`` (:meth:`_run_ranks`)."""
         habitats = TILES[tile].habitats
         found = self._tile.get(habitats)
         if found is not None:
             return found
         found = self._tile[habitats] = {}
         apart = self._apart(habitats)
-        corridor = self._corridor_value
         first = habitats[0]
         second = habitats[-1]
         keystone = len(habitats) == 1
-        firsts: dict[int, int] = {}
-        seconds: dict[int, int] = {}
-        """The corridor values of each habitat by the corridors joined (for this tile)."""
+        windows, ranks = self._windows, self._run_ranks
         for h, legal in self.tile_placements[tile].items():
-            near_first = [0] * 12
-            near_second = [0] * 12
-            relevant = False
-            for i, habitat, label in self._touching_edges(h):
-                if habitat == first:
-                    near_first[i] = near_first[i + 6] = 1 << label
-                    relevant = True
-                elif habitat == second:
-                    near_second[i] = near_second[i + 6] = 1 << label
-                    relevant = True
-            if not relevant:
+            near = windows(h)
+            if first not in near and second not in near:
                 found[h] = (apart, 0, (h, legal[0]))
-                continue
-            if keystone:
-                joined = 0
-                for bit in near_first[:6]:
-                    joined |= bit
-                found[h] = (corridor(first, joined), 6 - near_first[:6].count(0), (h, legal[0]))
-                continue
-            best_value, best_matching, best_rotation = UNVALUED, -1, legal[0]
-            for rotation in legal:
-                a = near_first[rotation : rotation + 3]
-                b = near_second[rotation + 3 : rotation + 6]
-                joined_first = a[0] | a[1] | a[2]
-                joined_second = b[0] | b[1] | b[2]
-                value = firsts.get(joined_first)
-                if value is None:
-                    value = firsts[joined_first] = corridor(first, joined_first)
-                other = seconds.get(joined_second)
-                if other is None:
-                    other = seconds[joined_second] = corridor(second, joined_second)
-                value += other
-                matching = 6 - a.count(0) - b.count(0)
-                if value > best_value or (value == best_value and matching > best_matching):
-                    best_value, best_matching, best_rotation = value, matching, rotation
-            found[h] = (best_value, best_matching, (h, best_rotation))
+            elif keystone:
+                joined, counts = near[first]
+                value = self._corridor_value(first, joined[0] | joined[3])
+                found[h] = (value, counts[0] + counts[3], (h, legal[0]))
+            else:
+                by_rotation = tuple(map(add, ranks(h, first)[0], ranks(h, second)[1]))
+                rotation = max(legal, key=by_rotation.__getitem__)
+                value, matching = divmod(by_rotation[rotation], RANK_SCALE)
+                found[h] = (value, matching, (h, rotation))
+        return found
+
+    def _run_ranks(self, h: Hex, habitat: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """For each rotation ``rho``, the rank of the run of three ``habitat`` edges from
+        ``rho`` at ``h`` (a dual tile's first habitat), then the same from ``rho + 3`` (its
+        second): ``value * RANK_SCALE + matching edges``, so that ranks order runs by
+        value, then by matching edges."""
+        key = (h, habitat)
+        found = self._ranks.get(key)
+        if found is None:
+            joined, counts = self._windows(h).get(habitat, NO_RUNS)
+            corridor = self._corridor_value
+            runs = zip(joined, counts, strict=True)
+            ranked = [corridor(habitat, mask) * RANK_SCALE + count for mask, count in runs]
+            found = self._ranks[key] = (tuple(ranked), tuple(ranked[3:] + ranked[:3]))
         return found
 
     def _best_placement(self, tile: int) -> tuple[int, int, Placement]:
