@@ -114,9 +114,6 @@ class CardCache:
 
 WHOLE_BOARD_READERS = {("fox", "D"), ("salmon", "D"), ("hawk", "D")}
 """The cards that read other species' tokens anywhere on the board (RULES.md 5.5-5.7)."""
-REACH = 2
-"""How far from a hex the tokens lie that a token's value there reads, apart from its own
-species and the whole-board readers: its neighbours, and the neighbours of a fox next to it."""
 
 
 class TokenMemo:
@@ -125,11 +122,16 @@ class TokenMemo:
 
     A token's value is a function of the board's tokens (no card reads tiles), the card
     set and the options. When the next board holds the same tokens plus one ``w`` token
-    on ``t``, a value of a ``s`` token on ``h`` still holds if ``s`` is not ``w`` and
-    ``h`` is farther than :data:`REACH` from ``t``: the groups and group sizes of ``s``
-    are unchanged, and what a fox card reads (a fox's neighbours, the foxes next to
-    ``h``) lies within that reach. With a whole-board reader in play, or two card sets (a
-    value then depends on both sets' totals), nothing is kept."""
+    on ``t``, a value of a ``s`` token on ``h`` that fox A-C do not read the new token for
+    (:func:`_read_by_foxes`) still holds if
+
+    - ``s`` is not ``w``: the groups and group sizes of ``s`` are unchanged;
+    - or ``s`` is ``w``, ``w``'s card is a sum over its groups (:func:`sums_groups`) and
+      ``h`` is not next to the group the new token is in: the groups next to ``h``, all
+      that card's change reads, are unchanged.
+
+    With a whole-board reader in play, or two card sets (a value then depends on both
+    sets' totals), nothing is kept."""
 
     def __init__(self) -> None:
         self._wildlife: dict[Hex, str] | None = None
@@ -148,27 +150,61 @@ class TokenMemo:
                 kept = self._values
             elif len(wildlife) == len(previous) + 1 and previous.items() <= wildlife.items():
                 ((t, placed),) = wildlife.items() - previous.items()
-                near = _within_reach(t)
-                kept = {
-                    key: value
-                    for key, value in self._values.items()
-                    if key[0] != placed and key[1] not in near
-                }
+                near = _read_by_foxes(wildlife, t) if card_sets[0]["fox"] in PER_FOX else {t}
+                if sums_groups(placed, card_sets[0][placed], options):
+                    joined = _next_to_group(wildlife, t)
+                    kept = {
+                        key: value
+                        for key, value in self._values.items()
+                        if key[1] not in near and (key[0] != placed or key[1] not in joined)
+                    }
+                else:
+                    kept = {
+                        key: value
+                        for key, value in self._values.items()
+                        if key[0] != placed and key[1] not in near
+                    }
         self._wildlife = dict(wildlife)
         self._rules = rules
         self._values = kept
         return kept
 
 
-def _within_reach(t: Hex) -> frozenset[Hex]:
-    """The hexes at most :data:`REACH` steps from ``t``."""
-    q, r = t
-    return frozenset(
-        (q + dq, r + dr)
-        for dq in range(-REACH, REACH + 1)
-        for dr in range(-REACH, REACH + 1)
-        if abs(dq + dr) <= REACH
-    )
+def sums_groups(species: str, card: str, options: GameOptions) -> bool:
+    """Whether ``species``' card is a sum of what each of its groups scores alone: elk
+    A-C, elk D with arcs (RULES.md 5.4), salmon A-C (5.5: per run) and the variant
+    cards."""
+    if card in VARIANT_CARDS:
+        return True
+    if species == "elk":
+        return card != "D" or options.elk_rings == "arc"
+    return species == "salmon" and card != "D"
+
+
+def _next_to_group(wildlife: Mapping[Hex, str], t: Hex) -> set[Hex]:
+    """The hexes of the group holding the token on ``t`` (its species' tokens connected
+    to it, RULES.md 5.2) and every hex next to one of them."""
+    species = wildlife[t]
+    group = [t]
+    found = {t}
+    for h in group:
+        for n in ADJACENT[h]:
+            if n not in found:
+                found.add(n)
+                if wildlife.get(n) == species:
+                    group.append(n)
+    return found
+
+
+def _read_by_foxes(wildlife: Mapping[Hex, str], t: Hex) -> set[Hex]:
+    """The hexes where a token's value under fox A-C reads the token on ``t``: ``t``, its
+    neighbours (a fox there counts it, RULES.md 5.7) and the neighbours of each fox next
+    to ``t`` (a token there changes what that fox counts)."""
+    found = {t, *ADJACENT[t]}
+    for n in ADJACENT[t]:
+        if wildlife.get(n) == "fox":
+            found.update(ADJACENT[n])
+    return found
 
 
 def _keeps_values(card_sets: list[dict[str, str]]) -> bool:
@@ -324,7 +360,7 @@ class TurnValuation:
         - fox A-C, a sum over foxes of what each fox's neighbours give it: the foxes
           next to ``h`` (and the new fox);
         - any other card: the whole board, before and after."""
-        if scored == species and self._sums_groups(scored, card):
+        if scored == species and sums_groups(scored, card, self.options):
             group_of = self._groups(species)
             touched = {group_of[n] for n in ADJACENT[h] if n in group_of}
             if not touched:  # a group of its own: it scores alike wherever it is
@@ -368,14 +404,6 @@ class TurnValuation:
         if found is None:
             found = self._fox_points[key] = PER_FOX[card](self.wildlife, fox)
         return found
-
-    def _sums_groups(self, species: str, card: str) -> bool:
-        """Whether ``species``' card is a sum of what each of its groups scores alone."""
-        if card in VARIANT_CARDS:
-            return True
-        if species == "elk":
-            return card != "D" or self.options.elk_rings == "arc"
-        return species == "salmon" and card != "D"
 
     def _groups(self, species: str) -> dict[Hex, frozenset[Hex]]:
         """Per ``species`` token, the group it belongs to (RULES.md 5.2)."""

@@ -9,7 +9,7 @@ valuation to the next against values found afresh, over whole greedy games."""
 from __future__ import annotations
 
 from cascadia.bots.registry import make_bots
-from cascadia.bots.valuation import CardCache, TokenMemo, TurnValuation
+from cascadia.bots.valuation import KEYSTONE, CardCache, TokenMemo, TurnValuation
 from cascadia.domain.components import CARD_LETTERS, HABITAT_TILE_COUNT, TILES, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import neighbours
@@ -121,4 +121,42 @@ def test_token_values_kept_between_valuations_equal_values_found_afresh(
                     assert valuation.token_value(species, h) == fresh.token_value(species, h)
         bots[game.current_player].play_turn(game)
     if not two_sets and "D" not in letters[2:]:  # no whole-board reader: values are kept
+        assert reused
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    cards=st.lists(CARD, min_size=5, max_size=5),
+    elk_rings=st.sampled_from(("arc", "any-subset")),
+    salmon_runs=st.sampled_from(("strict", "lenient")),
+)
+def test_token_values_kept_under_any_cards_equal_values_found_afresh(
+    seed: int, cards: list[str], elk_rings: str, salmon_runs: str
+) -> None:
+    """The memo keeps a value of the placed species next to no group it changed (cards
+    that sum over groups: elk, salmon, the variant cards, under either ruling) and values
+    that fox A-C do not read the new token for: over a greedy game with any card per
+    species (set on the state, as a what-if may), every kept value equals a fresh one."""
+    options = GameOptions(elk_rings=elk_rings, salmon_runs=salmon_runs)
+    game = Game.start(seed, ["greedy"] * 2, options)
+    game.state.cards = dict(zip(WILDLIFE, cards, strict=True))
+    bots = make_bots(["greedy"] * 2, seed)
+    memos, cache = [TokenMemo(), TokenMemo()], CardCache()
+    card_sets = [dict(game.state.cards)]
+    reused = 0
+    while not game.finished:
+        state = game.state
+        environment = state.active.environment
+        remembered = memos[state.current].values(environment.wildlife, card_sets, options)
+        reused += len(remembered)
+        fresh = TurnValuation(state, {})
+        for (species, h), value in remembered.items():
+            assert value + KEYSTONE[0] == fresh.token_value(species, h, 0), (species, h)
+        valuation = TurnValuation(state, {}, cache, memos[state.current])
+        for species in WILDLIFE:
+            for h in environment.open_hexes() + environment.wildlife_targets(species):
+                valuation.token_value(species, h, 0)
+        bots[game.current_player].play_turn(game)
+    if not {("fox", "D"), ("salmon", "D"), ("hawk", "D")} & set(card_sets[0].items()):
         assert reused
