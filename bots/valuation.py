@@ -211,20 +211,11 @@ def _keeps_values(card_sets: list[dict[str, str]]) -> bool:
     return len(card_sets) == 1 and WHOLE_BOARD_READERS.isdisjoint(card_sets[0].items())
 
 
-NO_RUNS: tuple[tuple[int, ...], tuple[int, ...]] = ((0,) * 6, (0,) * 6)
-"""The runs of three edges (see :meth:`TurnValuation._windows`) where no neighbour shows a habitat."""
 RANK_SCALE = 8
-"""Above the matching edges of a run of three (see :meth:`TurnValuation._run_ranks`)."""
-
-
-def _runs_of_three(by_edge: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """For each start ``rho`` in 0..5, the bits of ``by_edge`` (per edge 0..5) on edges
-    ``rho, rho + 1, rho + 2`` (mod 6) joined, and how many of them are set."""
-    e0, e1, e2, e3, e4, e5 = by_edge
-    s0, s1, s2, s3, s4, s5 = (bit != 0 for bit in by_edge)
-    joined = (e0 | e1 | e2, e1 | e2 | e3, e2 | e3 | e4, e3 | e4 | e5, e4 | e5 | e0, e5 | e0 | e1)
-    counts = (s0 + s1 + s2, s1 + s2 + s3, s2 + s3 + s4, s3 + s4 + s5, s4 + s5 + s0, s5 + s0 + s1)
-    return joined, counts
+"""Above the matching edges of a tile (at most 6): a rank ``value * RANK_SCALE + matching``
+orders placements by value, then by matching edges."""
+RunRanks = tuple[tuple[int, ...], tuple[int, ...], int, int]
+"""One habitat's runs of edges at a hex (see :meth:`TurnValuation._runs_at`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,8 +286,8 @@ class TurnValuation:
         self._corridor: dict[tuple[str, int], int] = {}
         self._bonus: dict[tuple[str, int], int] = {}
         self._tile: dict[tuple[str, ...], dict[Hex, tuple[int, int, Placement]]] = {}
-        self._near: dict[Hex, dict[str, tuple[tuple[int, ...], tuple[int, ...]]]] = {}
-        self._ranks: dict[tuple[Hex, str], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self._runs: dict[Hex, dict[str, RunRanks]] = {}
+        self._untouched: dict[str, RunRanks] = {}
         self._moves: dict[tuple[int, str], MoveValue] = {}
         self._best_tile: dict[tuple[str, ...], tuple[int, int, Placement]] = {}
         self._targets: dict[str, tuple[Hex | None, int]] = {}
@@ -454,21 +445,41 @@ class TurnValuation:
                 found.append((i, habitat, labels[habitat][n]))
         return found
 
-    def _windows(self, h: Hex) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
-        """Per habitat that a neighbour's touching edge shows at ``h``: for a run of three
-        edges of a new tile there starting at each edge ``rho`` (``rho`` in 0..5, taken
-        mod 6), the corridors of that habitat those edges touch (a bit per corridor
-        label) and how many of the three edges touch one.
+    def _runs_at(self, h: Hex) -> dict[str, RunRanks]:
+        """Per habitat that a neighbour's touching edge shows at ``h``, what a new tile's
+        edges of that habitat there would join (:meth:`_ranked_runs`).
 
         RULES.md 5.1: "two adjacent tiles are joined in habitat H when both touching
-        edges show H". A dual tile shows one habitat on three consecutive edges, so the
-        runs of three are what a rotation can join; a keystone's six edges are two runs."""
-        found = self._near.get(h)
+        edges show H"."""
+        found = self._runs.get(h)
         if found is None:
             bits: dict[str, list[int]] = {}
             for i, habitat, label in self._touching_edges(h):
                 bits.setdefault(habitat, [0] * 6)[i] = 1 << label
-            found = self._near[h] = {habitat: _runs_of_three(by_edge) for habitat, by_edge in bits.items()}
+            ranked = self._ranked_runs
+            found = self._runs[h] = {habitat: ranked(habitat, edges) for habitat, edges in bits.items()}
+        return found
+
+    def _ranked_runs(self, habitat: str, by_edge: list[int]) -> RunRanks:
+        """``habitat``'s runs of edges of a new tile at a hex whose neighbours' touching
+        edges show it on the corridors ``by_edge`` (a bit per corridor label, per edge
+        0..5; 0 where none): for each rotation ``rho``, the rank (see :data:`RANK_SCALE`)
+        of the three edges from ``rho`` (a dual tile's first habitat, RULES.md 2:
+        ``hexgrid.edges_of``), then of the three from ``rho + 3`` (its second), then the
+        corridors all six edges touch and how many of them touch one (a keystone)."""
+        e0, e1, e2, e3, e4, e5 = by_edge
+        s0, s1, s2, s3, s4, s5 = (bit != 0 for bit in by_edge)
+        joined = (e0 | e1 | e2, e1 | e2 | e3, e2 | e3 | e4, e3 | e4 | e5, e4 | e5 | e0, e5 | e0 | e1)
+        counts = (s0 + s1 + s2, s1 + s2 + s3, s2 + s3 + s4, s3 + s4 + s5, s4 + s5 + s0, s5 + s0 + s1)
+        value = {mask: self._corridor_value(habitat, mask) for mask in set(joined)}
+        ranked = [value[mask] * RANK_SCALE + count for mask, count in zip(joined, counts, strict=True)]
+        return tuple(ranked), tuple(ranked[3:] + ranked[:3]), joined[0] | joined[3], counts[0] + counts[3]
+
+    def _untouched_runs(self, habitat: str) -> RunRanks:
+        """:meth:`_ranked_runs` at a hex where no neighbour shows ``habitat``."""
+        found = self._untouched.get(habitat)
+        if found is None:
+            found = self._untouched[habitat] = self._ranked_runs(habitat, [0] * 6)
         return found
 
     def _corridor_value(self, habitat: str, joined: int) -> int:
@@ -521,8 +532,8 @@ class TurnValuation:
 
         A tile of habitats ``A, B`` turned by ``rho`` shows A on edges ``rho..rho+2`` and
         B on the other three (RULES.md 2, ``hexgrid.edges_of``); a keystone shows A on all
-        six. So per hex, a rotation's value is that of A's run of three edges from
-        ``rho`` plus that of B's run from ``rho + 3`` (:meth:`_run_ranks`)."""
+        six. So per hex, a rotation's rank is that of A's three edges from ``rho`` plus
+        that of B's three from ``rho + 3`` (:meth:`_runs_at`)."""
         habitats = TILES[tile].habitats
         found = self._tile.get(habitats)
         if found is not None:
@@ -532,35 +543,21 @@ class TurnValuation:
         first = habitats[0]
         second = habitats[-1]
         keystone = len(habitats) == 1
-        windows, ranks = self._windows, self._run_ranks
         for h, legal in self.tile_placements[tile].items():
-            near = windows(h)
-            if first not in near and second not in near:
+            near = self._runs_at(h)
+            a = near.get(first)
+            b = near.get(second)
+            if a is None and b is None:
                 found[h] = (apart, 0, (h, legal[0]))
             elif keystone:
-                joined, counts = near[first]
-                value = self._corridor_value(first, joined[0] | joined[3])
-                found[h] = (value, counts[0] + counts[3], (h, legal[0]))
+                found[h] = (self._corridor_value(first, a[2]), a[3], (h, legal[0]))
             else:
-                by_rotation = tuple(map(add, ranks(h, first)[0], ranks(h, second)[1]))
+                a = a or self._untouched_runs(first)
+                b = b or self._untouched_runs(second)
+                by_rotation = tuple(map(add, a[0], b[1]))
                 rotation = max(legal, key=by_rotation.__getitem__)
                 value, matching = divmod(by_rotation[rotation], RANK_SCALE)
                 found[h] = (value, matching, (h, rotation))
-        return found
-
-    def _run_ranks(self, h: Hex, habitat: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """For each rotation ``rho``, the rank of the run of three ``habitat`` edges from
-        ``rho`` at ``h`` (a dual tile's first habitat), then the same from ``rho + 3`` (its
-        second): ``value * RANK_SCALE + matching edges``, so that ranks order runs by
-        value, then by matching edges."""
-        key = (h, habitat)
-        found = self._ranks.get(key)
-        if found is None:
-            joined, counts = self._windows(h).get(habitat, NO_RUNS)
-            corridor = self._corridor_value
-            runs = zip(joined, counts, strict=True)
-            ranked = [corridor(habitat, mask) * RANK_SCALE + count for mask, count in runs]
-            found = self._ranks[key] = (tuple(ranked), tuple(ranked[3:] + ranked[:3]))
         return found
 
     def _best_placement(self, tile: int) -> tuple[int, int, Placement]:
