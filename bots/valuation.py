@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from operator import add
+from functools import cache
 
 from cascadia.domain.components import CARD_LETTERS, TILES, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.environment import Environment
@@ -211,11 +211,37 @@ def _keeps_values(card_sets: list[dict[str, str]]) -> bool:
     return len(card_sets) == 1 and WHOLE_BOARD_READERS.isdisjoint(card_sets[0].items())
 
 
-RANK_SCALE = 8
-"""Above the matching edges of a tile (at most 6): a rank ``value * RANK_SCALE + matching``
-orders placements by value, then by matching edges."""
-RunRanks = tuple[tuple[int, ...], tuple[int, ...], int, int]
-"""One habitat's runs of edges at a hex (see :meth:`TurnValuation._runs_at`)."""
+FIRST_RUNS: tuple[int, ...] = tuple(sum(1 << (rho + k) % 6 for k in range(3)) for rho in range(6))
+"""Per rotation ``rho``, the set (a bit per edge) of edges ``rho, rho + 1, rho + 2``: where
+a dual tile turned by ``rho`` shows its first habitat (RULES.md 2, ``hexgrid.edges_of``)."""
+SECOND_RUNS: tuple[int, ...] = FIRST_RUNS[3:] + FIRST_RUNS[:3]
+"""Per rotation, the edges where a dual tile shows its second habitat."""
+NO_EDGES: tuple[int, list[int]] = (0, [0] * 6)
+"""A habitat no neighbour's touching edge shows (see :meth:`TurnValuation._touching_by_habitat`)."""
+
+RotationChoice = tuple[int, tuple[int, ...], tuple[int, ...], int]
+"""A rotation of a dual tile, the edges where its first and its second habitat meet the
+same habitat on a neighbour, and how many edges match in all."""
+
+
+@cache
+def rotation_choices(first: int, second: int, legal: tuple[int, ...]) -> tuple[RotationChoice, ...]:
+    """The rotations among ``legal`` of a dual tile at a hex whose neighbours show its
+    first habitat on the edge set ``first`` and its second on ``second`` (a bit per edge),
+    one per distinct way of matching them: the first (in ``legal``'s order) of the
+    rotations that match the same edges. Rotations matching the same edges join the same
+    corridors (RULES.md 5.1), so they have the same value and the first is the one chosen."""
+    found: dict[tuple[int, int], RotationChoice] = {}
+    for rotation in legal:
+        a, b = first & FIRST_RUNS[rotation], second & SECOND_RUNS[rotation]
+        if (a, b) not in found:
+            found[a, b] = (rotation, _edges_in(a), _edges_in(b), a.bit_count() + b.bit_count())
+    return tuple(found.values())
+
+
+def _edges_in(edges: int) -> tuple[int, ...]:
+    """The edges 0..5 in the set ``edges`` (a bit per edge)."""
+    return tuple(edge for edge in range(6) if edges >> edge & 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,8 +312,7 @@ class TurnValuation:
         self._corridor: dict[tuple[str, int], int] = {}
         self._bonus: dict[tuple[str, int], int] = {}
         self._tile: dict[tuple[str, ...], dict[Hex, tuple[int, int, Placement]]] = {}
-        self._runs: dict[Hex, dict[str, RunRanks]] = {}
-        self._untouched: dict[str, RunRanks] = {}
+        self._touching: dict[Hex, dict[str, tuple[int, list[int]]]] = {}
         self._moves: dict[tuple[int, str], MoveValue] = {}
         self._best_tile: dict[tuple[str, ...], tuple[int, int, Placement]] = {}
         self._targets: dict[str, tuple[Hex | None, int]] = {}
@@ -445,41 +470,17 @@ class TurnValuation:
                 found.append((i, habitat, labels[habitat][n]))
         return found
 
-    def _runs_at(self, h: Hex) -> dict[str, RunRanks]:
-        """Per habitat that a neighbour's touching edge shows at ``h``, what a new tile's
-        edges of that habitat there would join (:meth:`_ranked_runs`).
-
-        RULES.md 5.1: "two adjacent tiles are joined in habitat H when both touching
-        edges show H"."""
-        found = self._runs.get(h)
+    def _touching_by_habitat(self, h: Hex) -> dict[str, tuple[int, list[int]]]:
+        """Per habitat that a neighbour's touching edge shows at ``h``: the set of those
+        edges of ``h`` (a bit per edge) and, per edge 0..5, the corridor it belongs to (a
+        bit per corridor label; 0 where the habitat is not shown)."""
+        found = self._touching.get(h)
         if found is None:
-            bits: dict[str, list[int]] = {}
+            found = self._touching[h] = {}
             for i, habitat, label in self._touching_edges(h):
-                bits.setdefault(habitat, [0] * 6)[i] = 1 << label
-            ranked = self._ranked_runs
-            found = self._runs[h] = {habitat: ranked(habitat, edges) for habitat, edges in bits.items()}
-        return found
-
-    def _ranked_runs(self, habitat: str, by_edge: list[int]) -> RunRanks:
-        """``habitat``'s runs of edges of a new tile at a hex whose neighbours' touching
-        edges show it on the corridors ``by_edge`` (a bit per corridor label, per edge
-        0..5; 0 where none): for each rotation ``rho``, the rank (see :data:`RANK_SCALE`)
-        of the three edges from ``rho`` (a dual tile's first habitat, RULES.md 2:
-        ``hexgrid.edges_of``), then of the three from ``rho + 3`` (its second), then the
-        corridors all six edges touch and how many of them touch one (a keystone)."""
-        e0, e1, e2, e3, e4, e5 = by_edge
-        s0, s1, s2, s3, s4, s5 = (bit != 0 for bit in by_edge)
-        joined = (e0 | e1 | e2, e1 | e2 | e3, e2 | e3 | e4, e3 | e4 | e5, e4 | e5 | e0, e5 | e0 | e1)
-        counts = (s0 + s1 + s2, s1 + s2 + s3, s2 + s3 + s4, s3 + s4 + s5, s4 + s5 + s0, s5 + s0 + s1)
-        value = {mask: self._corridor_value(habitat, mask) for mask in set(joined)}
-        ranked = [value[mask] * RANK_SCALE + count for mask, count in zip(joined, counts, strict=True)]
-        return tuple(ranked), tuple(ranked[3:] + ranked[:3]), joined[0] | joined[3], counts[0] + counts[3]
-
-    def _untouched_runs(self, habitat: str) -> RunRanks:
-        """:meth:`_ranked_runs` at a hex where no neighbour shows ``habitat``."""
-        found = self._untouched.get(habitat)
-        if found is None:
-            found = self._untouched[habitat] = self._ranked_runs(habitat, [0] * 6)
+                edges, corridors = found.get(habitat) or (0, [0] * 6)
+                corridors[i] = 1 << label
+                found[habitat] = (edges | 1 << i, corridors)
         return found
 
     def _corridor_value(self, habitat: str, joined: int) -> int:
@@ -532,32 +533,55 @@ class TurnValuation:
 
         A tile of habitats ``A, B`` turned by ``rho`` shows A on edges ``rho..rho+2`` and
         B on the other three (RULES.md 2, ``hexgrid.edges_of``); a keystone shows A on all
-        six. So per hex, a rotation's rank is that of A's three edges from ``rho`` plus
-        that of B's three from ``rho + 3`` (:meth:`_runs_at`)."""
+        six. So per hex, only the rotations that match different edges are valued
+        (:func:`rotation_choices`)."""
         habitats = TILES[tile].habitats
         found = self._tile.get(habitats)
         if found is not None:
             return found
         found = self._tile[habitats] = {}
         apart = self._apart(habitats)
+        corridor = self._corridor_value
         first = habitats[0]
         second = habitats[-1]
         keystone = len(habitats) == 1
+        firsts: dict[int, int] = {}
+        seconds: dict[int, int] = {}
+        """The corridor values of each habitat by the corridors joined (for this tile)."""
         for h, legal in self.tile_placements[tile].items():
-            near = self._runs_at(h)
+            near = self._touching_by_habitat(h)
             a = near.get(first)
             b = near.get(second)
             if a is None and b is None:
                 found[h] = (apart, 0, (h, legal[0]))
-            elif keystone:
-                found[h] = (self._corridor_value(first, a[2]), a[3], (h, legal[0]))
-            else:
-                a = a or self._untouched_runs(first)
-                b = b or self._untouched_runs(second)
-                by_rotation = tuple(map(add, a[0], b[1]))
-                rotation = max(legal, key=by_rotation.__getitem__)
-                value, matching = divmod(by_rotation[rotation], RANK_SCALE)
-                found[h] = (value, matching, (h, rotation))
+                continue
+            if keystone:
+                edges, corridors = a
+                joined = 0
+                for bit in corridors:
+                    joined |= bit
+                found[h] = (corridor(first, joined), edges.bit_count(), (h, legal[0]))
+                continue
+            a_edges, a_corridors = a or NO_EDGES
+            b_edges, b_corridors = b or NO_EDGES
+            best_value, best_matching, best_rotation = UNVALUED, -1, legal[0]
+            for rotation, a_matched, b_matched, matching in rotation_choices(a_edges, b_edges, tuple(legal)):
+                joined = 0
+                for edge in a_matched:
+                    joined |= a_corridors[edge]
+                value = firsts.get(joined)
+                if value is None:
+                    value = firsts[joined] = corridor(first, joined)
+                joined = 0
+                for edge in b_matched:
+                    joined |= b_corridors[edge]
+                other = seconds.get(joined)
+                if other is None:
+                    other = seconds[joined] = corridor(second, joined)
+                value += other
+                if value > best_value or (value == best_value and matching > best_matching):
+                    best_value, best_matching, best_rotation = value, matching, rotation
+            found[h] = (best_value, best_matching, (h, best_rotation))
         return found
 
     def _best_placement(self, tile: int) -> tuple[int, int, Placement]:

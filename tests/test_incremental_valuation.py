@@ -160,3 +160,25 @@ def test_token_values_kept_under_any_cards_equal_values_found_afresh(
         bots[game.current_player].play_turn(game)
     if not {("fox", "D"), ("salmon", "D"), ("hawk", "D")} & set(card_sets[0].items()):
         assert reused
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    game=boards(),
+    tile=st.integers(0, HABITAT_TILE_COUNT - 1),
+    legal=st.lists(st.integers(0, 5), min_size=1, max_size=6, unique=True),
+)
+def test_tile_values_are_the_best_rotation_of_each_placement(game: Game, tile: int, legal: list[int]) -> None:
+    """Each hex's entry of ``tile_values`` (which values one rotation per distinct set of
+    matching edges) is the first rotation, among any legal ones in any order, with the
+    best (value, matching edges) of :meth:`TurnValuation.placement_value`, which values
+    the rotation's edges one by one."""
+    rotations = (0,) if TILES[tile].keystone else tuple(legal)
+    placements = {tile: dict.fromkeys(game.state.active.environment.open_hexes(), rotations)}
+    values = TurnValuation(game.state, placements).tile_values(tile)
+    direct = TurnValuation(game.state, placements)
+    for h, (value, matching, placement) in values.items():
+        ranked = [(direct.placement_value(tile, h, rotation), rotation) for rotation in rotations]
+        best = max(rank for rank, _ in ranked)
+        assert (value, matching) == best
+        assert placement == (h, next(rotation for rank, rotation in ranked if rank == best))
