@@ -33,7 +33,7 @@ from cascadia.domain.hexgrid import ADJACENT, EDGE_TABLE, OPPOSITE, Hex, tile_ed
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState
 from cascadia.projections.habitats import (
-    corridor_labels,
+    CorridorIndex,
     habitat_bonus,
     habitat_bonuses,
     habitat_points,
@@ -286,7 +286,8 @@ class TurnValuation:
         self.card_sets = [{s: normalise_card(c) for s, c in state.cards.items()}]
         if self.options.two_card_sets and state.second_cards:
             self.card_sets.append({s: normalise_card(c) for s, c in state.second_cards.items()})
-        self.labels, self.sizes = corridor_labels(self.environment)
+        self.corridors = CorridorIndex.of(self.environment)
+        self.sizes = self.corridors.sizes()
         self.largest = [largest_corridors(player.environment) for player in state.players]
         self.base_bonus = habitat_bonuses(self.largest, self.options)[self.seat]
         self.base_points = {h: habitat_points(sizes, self.options) for h, sizes in self.sizes.items()}
@@ -459,40 +460,46 @@ class TurnValuation:
     # -- the tile part -------------------------------------------------------------
 
     def _touching_edges(self, h: Hex) -> list[tuple[int, str, int]]:
-        """``(direction, habitat, corridor label)`` of every occupied neighbour of ``h``:
-        the habitat its touching edge shows and the corridor that edge belongs to."""
-        tiles, labels = self.environment.tiles, self.labels
+        """``(direction, habitat, corridor)`` of every occupied neighbour of ``h``: the
+        habitat its touching edge shows and the corridor that edge belongs to (a number
+        of :meth:`CorridorIndex.corridor_of`)."""
+        tiles, corridor_of = self.environment.tiles, self.corridors.corridor_of
         found = []
         for i, n in enumerate(ADJACENT[h]):
             placed = tiles.get(n)
             if placed is not None:
                 habitat = EDGE_TABLE[placed[0]][placed[1]][OPPOSITE[i]]
-                found.append((i, habitat, labels[habitat][n]))
+                found.append((i, habitat, corridor_of(habitat, n)))
         return found
 
     def _touching_by_habitat(self, h: Hex) -> dict[str, tuple[int, list[int]]]:
         """Per habitat that a neighbour's touching edge shows at ``h``: the set of those
         edges of ``h`` (a bit per edge) and, per edge 0..5, the corridor it belongs to (a
-        bit per corridor label; 0 where the habitat is not shown)."""
+        bit per corridor number; 0 where the habitat is not shown)."""
         found = self._touching.get(h)
         if found is None:
             found = self._touching[h] = {}
-            for i, habitat, label in self._touching_edges(h):
+            for i, habitat, corridor in self._touching_edges(h):
                 edges, corridors = found.get(habitat) or (0, [0] * 6)
-                corridors[i] = 1 << label
+                corridors[i] = 1 << corridor
                 found[habitat] = (edges | 1 << i, corridors)
         return found
 
     def _corridor_value(self, habitat: str, joined: int) -> int:
         """The change of corridor points and bonus when a new tile joins the corridors
-        of ``habitat`` whose labels are the bits of ``joined`` into one (a new corridor
+        of ``habitat`` whose numbers are the bits of ``joined`` into one (a new corridor
         of 1 when none)."""
         key = (habitat, joined)
         found = self._corridor.get(key)
         if found is None:
-            sizes = self.sizes[habitat]
-            merged = 1 + sum(size for label, size in enumerate(sizes) if joined >> label & 1)
-            after = [size for label, size in enumerate(sizes) if not joined >> label & 1]
+            after = list(self.sizes[habitat])
+            merged = 1
+            while joined:
+                low = joined & -joined
+                size = self.corridors.corridor_size(habitat, low.bit_length() - 1)
+                after.remove(size)
+                merged += size
+                joined ^= low
             after.append(merged)
             found = habitat_points(after, self.options) - self.base_points[habitat]
             largest = max(after)

@@ -173,6 +173,16 @@ class CorridorIndex:
         """Per habitat, the size of the largest corridor (0 if none)."""
         return dict(self._largest)
 
+    def corridor_of(self, habitat: str, h: Hex) -> int:
+        """The corridor of ``habitat`` that the tile on ``h`` belongs to (it must show
+        ``habitat``), named by a number that stays the same until that corridor joins
+        another (the placing order of one of its tiles)."""
+        return _root(self._parents[habitat], self._index[h])
+
+    def corridor_size(self, habitat: str, corridor: int) -> int:
+        """The size of ``corridor`` of ``habitat`` (a number from :meth:`corridor_of`)."""
+        return self._sizes[habitat][corridor]
+
     def labels(self) -> tuple[CorridorLabels, dict[str, list[int]]]:
         """See :func:`corridor_labels`."""
         labels: CorridorLabels = {habitat: {} for habitat in HABITATS}
