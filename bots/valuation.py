@@ -29,7 +29,7 @@ from functools import cache
 
 from cascadia.domain.components import CARD_LETTERS, TILES, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.environment import Environment
-from cascadia.domain.hexgrid import ADJACENT, EDGE_TABLE, OPPOSITE, Hex, tile_edges
+from cascadia.domain.hexgrid import ADJACENT, Hex, tile_edges
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState
 from cascadia.projections.habitats import (
@@ -459,27 +459,15 @@ class TurnValuation:
 
     # -- the tile part -------------------------------------------------------------
 
-    def _touching_edges(self, h: Hex) -> list[tuple[int, str, int]]:
-        """``(direction, habitat, corridor)`` of every occupied neighbour of ``h``: the
-        habitat its touching edge shows and the corridor that edge belongs to (a number
-        of :meth:`CorridorIndex.corridor_of`)."""
-        tiles, corridor_of = self.environment.tiles, self.corridors.corridor_of
-        found = []
-        for i, n in enumerate(ADJACENT[h]):
-            placed = tiles.get(n)
-            if placed is not None:
-                habitat = EDGE_TABLE[placed[0]][placed[1]][OPPOSITE[i]]
-                found.append((i, habitat, corridor_of(habitat, n)))
-        return found
-
     def _touching_by_habitat(self, h: Hex) -> dict[str, tuple[int, list[int]]]:
         """Per habitat that a neighbour's touching edge shows at ``h``: the set of those
         edges of ``h`` (a bit per edge) and, per edge 0..5, the corridor it belongs to (a
-        bit per corridor number; 0 where the habitat is not shown)."""
+        bit per corridor number, :meth:`CorridorIndex.corridor_of`; 0 where the habitat
+        is not shown)."""
         found = self._touching.get(h)
         if found is None:
             found = self._touching[h] = {}
-            for i, habitat, corridor in self._touching_edges(h):
+            for i, habitat, corridor in self.corridors.touching(h):
                 edges, corridors = found.get(habitat) or (0, [0] * 6)
                 corridors[i] = 1 << corridor
                 found[habitat] = (edges | 1 << i, corridors)
@@ -526,7 +514,7 @@ class TurnValuation:
         edges = tile_edges(tile, rotation)
         joined = dict.fromkeys(TILES[tile].habitats, 0)
         matching = 0
-        for i, habitat, label in self._touching_edges(h):
+        for i, habitat, label in self.corridors.touching(h):
             if edges[i] == habitat:
                 joined[habitat] |= 1 << label
                 matching += 1

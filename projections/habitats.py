@@ -179,6 +179,19 @@ class CorridorIndex:
         another (the placing order of one of its tiles)."""
         return _root(self._parents[habitat], self._index[h])
 
+    def touching(self, h: Hex) -> list[tuple[int, str, int]]:
+        """For a tile placed on ``h``, per tile next to it: the direction of that tile
+        from ``h``, the habitat its touching edge shows and the corridor of that habitat
+        the edge belongs to (:meth:`corridor_of`)."""
+        index, edges, parents = self._index, self._edges, self._parents
+        found = []
+        for direction, n in enumerate(ADJACENT[h]):
+            j = index.get(n)
+            if j is not None:
+                habitat = edges[j][OPPOSITE[direction]]
+                found.append((direction, habitat, _root(parents[habitat], j)))
+        return found
+
     def corridor_size(self, habitat: str, corridor: int) -> int:
         """The size of ``corridor`` of ``habitat`` (a number from :meth:`corridor_of`)."""
         return self._sizes[habitat][corridor]
