@@ -130,6 +130,10 @@ class TokenMemo:
       ``h`` is not next to the group the new token is in: the groups next to ``h``, all
       that card's change reads, are unchanged.
 
+    The species points are kept alike: the last board's plus the card changes
+    (:meth:`TurnValuation.card_changes`) of the token placed since, when it was valued on
+    the last board.
+
     With a whole-board reader in play, or two card sets (a value then depends on both
     sets' totals), nothing is kept."""
 
@@ -137,6 +141,11 @@ class TokenMemo:
         self._wildlife: dict[Hex, str] | None = None
         self._rules: tuple[list[dict[str, str]], GameOptions] | None = None
         self._values: dict[tuple[str, Hex], int] = {}
+        self.points: dict[str, int] | None = None
+        """Each species' points on the board last given to :meth:`values`, if known (the
+        valuation sets them when it finds them)."""
+        self.changes: dict[tuple[str, Hex], dict[str, int]] = {}
+        """The card changes of the tokens valued on that board (the valuation adds them)."""
 
     def values(
         self, wildlife: Mapping[Hex, str], card_sets: list[dict[str, str]], options: GameOptions
@@ -144,12 +153,16 @@ class TokenMemo:
         """The remembered values that hold for ``wildlife``; the valuation adds to it."""
         rules = (card_sets, options)
         kept: dict[tuple[str, Hex], int] = {}
+        points, changes = None, {}
         previous = self._wildlife
         if previous is not None and rules == self._rules and _keeps_values(card_sets):
             if len(wildlife) == len(previous) and wildlife == previous:
-                kept = self._values
+                kept, points, changes = self._values, self.points, self.changes
             elif len(wildlife) == len(previous) + 1 and previous.items() <= wildlife.items():
                 ((t, placed),) = wildlife.items() - previous.items()
+                change = self.changes.get((placed, t))
+                if change is not None and self.points is not None:
+                    points = {species: p + change.get(species, 0) for species, p in self.points.items()}
                 near = _read_by_foxes(wildlife, t) if card_sets[0]["fox"] in PER_FOX else {t}
                 if sums_groups(placed, card_sets[0][placed], options):
                     joined = _next_to_group(wildlife, t)
@@ -167,6 +180,7 @@ class TokenMemo:
         self._wildlife = dict(wildlife)
         self._rules = rules
         self._values = kept
+        self.points, self.changes = points, changes
         return kept
 
 
@@ -304,12 +318,21 @@ class TurnValuation:
         ]
         """Per card set, the cards that read other species than their own."""
         self._cards_and_readers = list(zip(self.card_sets, self._readers, strict=True))
-        self._species_points: list[dict[str, int]] = [
-            {s: self._card(s, cs[s], self._read(s, cs[s]), self.wildlife) for s in WILDLIFE}
-            for cs in self.card_sets
-        ]
-        self._wildlife_totals = [sum(p.values()) for p in self._species_points]
         self._token = {} if tokens is None else tokens.values(self.wildlife, self.card_sets, self.options)
+        self._changes = {} if tokens is None else tokens.changes
+        """Per token valued (one card set), its card changes (kept by ``tokens``)."""
+        carried = None if tokens is None else tokens.points
+        self._species_points: list[dict[str, int]] = (
+            [carried]
+            if carried is not None
+            else [
+                {s: self._card(s, cs[s], self._read(s, cs[s]), self.wildlife) for s in WILDLIFE}
+                for cs in self.card_sets
+            ]
+        )
+        if tokens is not None and len(self.card_sets) == 1:
+            tokens.points = self._species_points[0]
+        self._wildlife_totals = [sum(p.values()) for p in self._species_points]
         self._corridor: dict[tuple[str, int], int] = {}
         self._bonus: dict[tuple[str, int], int] = {}
         self._tile: dict[tuple[str, ...], dict[Hex, tuple[int, int, Placement]]] = {}
@@ -339,6 +362,7 @@ class TurnValuation:
         if found is None:
             changes = self.card_changes(species, h)
             if len(changes) == 1:
+                self._changes[key] = changes[0]
                 found = self._token[key] = sum(changes[0].values())
             else:
                 totals = [
@@ -412,7 +436,14 @@ class TurnValuation:
         after_points = self.cards.known(scored, card, read)
         if after_points is None:
             after_points = self._card(scored, card, read, {**self.wildlife, h: species})
-        return after_points - self._card(scored, card, self._read(scored, card), self.wildlife)
+        return after_points - self._points_now(scored, card)
+
+    def _points_now(self, species: str, card: str) -> int:
+        """``species``' points now under ``card`` (its card in one of the card sets)."""
+        for cards, points in zip(self.card_sets, self._species_points, strict=True):
+            if cards[species] == card:
+                return points[species]
+        raise ValueError(f"{species} {card} is in no card set")
 
     def _fox_score(self, card: str, fox: Hex) -> int:
         """What the fox on ``fox`` scores now under fox ``card`` (A-C), remembered for the turn."""

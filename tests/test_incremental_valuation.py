@@ -182,3 +182,31 @@ def test_tile_values_are_the_best_rotation_of_each_placement(game: Game, tile: i
         best = max(rank for rank, _ in ranked)
         assert (value, matching) == best
         assert placement == (h, next(rotation for rank, rotation in ranked if rank == best))
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32), cards=st.lists(CARD, min_size=5, max_size=5), players=st.integers(1, 3))
+def test_species_points_carried_between_valuations_equal_a_fresh_score(
+    seed: int, cards: list[str], players: int
+) -> None:
+    """A seat's :class:`TokenMemo` carries its species points from one turn to the next
+    (the last points plus the card changes of the token placed): over a greedy game with
+    any cards they equal the whole board scored afresh, and they were carried."""
+    game = Game.start(seed, ["greedy"] * players, GameOptions())
+    game.state.cards = dict(zip(WILDLIFE, cards, strict=True))
+    bots = make_bots(["greedy"] * players, seed)
+    memos, carried = [TokenMemo() for _ in range(players)], 0
+    while not game.finished:
+        state = game.state
+        memo = memos[state.current]
+        memo.values(state.active.environment.wildlife, [dict(state.cards)], state.options)
+        carried += memo.points is not None
+        valuation = TurnValuation(state, {}, CardCache(), memo)
+        environment = state.active.environment
+        assert valuation.species_points() == score_wildlife(environment.wildlife, state.cards)
+        for species in WILDLIFE:  # every target valued, the move's among them
+            for h in environment.open_hexes() + environment.wildlife_targets(species):
+                valuation.token_value(species, h, 0)
+        bots[game.current_player].play_turn(game)
+    if not {("fox", "D"), ("salmon", "D"), ("hawk", "D")} & set(game.state.cards.items()):
+        assert carried
