@@ -15,6 +15,7 @@ that takes in each tile as it is placed (the board's earlier tiles never change)
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from cascadia.domain.components import HABITATS, TILES
 from cascadia.domain.environment import Environment
@@ -269,6 +270,13 @@ def majority_bonus(sizes: Sequence[int]) -> list[int]:
 
     Solo games have no majority bonus (all zeros; see :func:`solo_bonus`).
     """
+    return list(_majority_bonus(tuple(sizes)))
+
+
+@lru_cache(maxsize=4096)
+def _majority_bonus(sizes: tuple[int, ...]) -> list[int]:
+    """:func:`majority_bonus`, remembered per sizes (bots ask for the same few often;
+    the list is copied before it is handed out)."""
     players = len(sizes)
     if not 1 <= players <= MAX_PLAYERS:
         raise ValueError(f"majority bonuses are for 1 to {MAX_PLAYERS} players, not {players}")
