@@ -29,7 +29,7 @@ from functools import cache
 
 from cascadia.domain.components import CARD_LETTERS, TILES, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.environment import Environment
-from cascadia.domain.hexgrid import ADJACENT, Hex, tile_edges
+from cascadia.domain.hexgrid import ADJACENT, NEIGHBOUR_SET, Hex, tile_edges
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState
 from cascadia.projections.habitats import (
@@ -486,7 +486,7 @@ class TurnValuation:
         species): foxes and salmon read only their neighbours; hawk D any line."""
         if species == "hawk":
             return self._hawks >= 2
-        return not self._cells[species].isdisjoint(ADJACENT[h])
+        return not self._cells[species].isdisjoint(NEIGHBOUR_SET[h])
 
     # -- the tile part -------------------------------------------------------------
 
