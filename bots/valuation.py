@@ -184,6 +184,14 @@ class TokenMemo:
         return kept
 
 
+def _cells_by_species(wildlife: Mapping[Hex, str]) -> dict[str, frozenset[Hex]]:
+    """Per species, the hexes of its tokens."""
+    cells: dict[str, list[Hex]] = {species: [] for species in WILDLIFE}
+    for h, species in wildlife.items():
+        cells[species].append(h)
+    return {species: frozenset(hexes) for species, hexes in cells.items()}
+
+
 def sums_groups(species: str, card: str, options: GameOptions) -> bool:
     """Whether ``species``' card is a sum of what each of its groups scores alone: elk
     A-C, elk D with arcs (RULES.md 5.4), salmon A-C (5.5: per run) and the variant
@@ -305,7 +313,7 @@ class TurnValuation:
         self.largest = [largest_corridors(player.environment) for player in state.players]
         self.base_bonus = habitat_bonuses(self.largest, self.options)[self.seat]
         self.base_points = {h: habitat_points(sizes, self.options) for h, sizes in self.sizes.items()}
-        self._cells = {s: frozenset(h for h, w in self.wildlife.items() if w == s) for s in WILDLIFE}
+        self._cells = _cells_by_species(self.wildlife)
         self._everything = frozenset(self.wildlife.items())
         self._hawks = len(self._cells["hawk"])
         self._group_of: dict[str, dict[Hex, frozenset[Hex]]] = {}

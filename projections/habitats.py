@@ -102,12 +102,13 @@ class CorridorIndex:
         if len(tiles) > len(known) and known and tiles.items() >= known.items():
             last = next(reversed(tiles))
             if len(tiles) == len(known) + 1 and last not in known:  # the usual: one tile placed
-                self._add(last, *tiles[last])
+                placed = known[last] = tiles[last]
+                self._add(last, *placed)
             else:
                 for h, (tile_id, rotation) in tiles.items():
                     if h not in known:
                         self._add(h, tile_id, rotation)
-            self._tiles = dict(tiles)
+                self._tiles = dict(tiles)
         else:
             self._afresh(tiles)
 
