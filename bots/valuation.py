@@ -25,14 +25,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from cascadia.domain.components import CARD_LETTERS, TILES, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.environment import Environment
-from cascadia.domain.hexgrid import ADJACENT, EDGE_TABLE, OPPOSITE, Hex, tile_edges
+from cascadia.domain.hexgrid import ADJACENT, NEIGHBOUR_SET, Hex, tile_edges
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState
 from cascadia.projections.habitats import (
-    corridor_labels,
+    CorridorIndex,
     habitat_bonus,
     habitat_bonuses,
     habitat_points,
@@ -113,9 +114,6 @@ class CardCache:
 
 WHOLE_BOARD_READERS = {("fox", "D"), ("salmon", "D"), ("hawk", "D")}
 """The cards that read other species' tokens anywhere on the board (RULES.md 5.5-5.7)."""
-REACH = 2
-"""How far from a hex the tokens lie that a token's value there reads, apart from its own
-species and the whole-board readers: its neighbours, and the neighbours of a fox next to it."""
 
 
 class TokenMemo:
@@ -124,16 +122,30 @@ class TokenMemo:
 
     A token's value is a function of the board's tokens (no card reads tiles), the card
     set and the options. When the next board holds the same tokens plus one ``w`` token
-    on ``t``, a value of a ``s`` token on ``h`` still holds if ``s`` is not ``w`` and
-    ``h`` is farther than :data:`REACH` from ``t``: the groups and group sizes of ``s``
-    are unchanged, and what a fox card reads (a fox's neighbours, the foxes next to
-    ``h``) lies within that reach. With a whole-board reader in play, or two card sets (a
-    value then depends on both sets' totals), nothing is kept."""
+    on ``t``, a value of a ``s`` token on ``h`` that fox A-C do not read the new token for
+    (:func:`_read_by_foxes`) still holds if
+
+    - ``s`` is not ``w``: the groups and group sizes of ``s`` are unchanged;
+    - or ``s`` is ``w``, ``w``'s card is a sum over its groups (:func:`sums_groups`) and
+      ``h`` is not next to the group the new token is in: the groups next to ``h``, all
+      that card's change reads, are unchanged.
+
+    The species points are kept alike: the last board's plus the card changes
+    (:meth:`TurnValuation.card_changes`) of the token placed since, when it was valued on
+    the last board.
+
+    With a whole-board reader in play, or two card sets (a value then depends on both
+    sets' totals), nothing is kept."""
 
     def __init__(self) -> None:
         self._wildlife: dict[Hex, str] | None = None
         self._rules: tuple[list[dict[str, str]], GameOptions] | None = None
         self._values: dict[tuple[str, Hex], int] = {}
+        self.points: dict[str, int] | None = None
+        """Each species' points on the board last given to :meth:`values`, if known (the
+        valuation sets them when it finds them)."""
+        self.changes: dict[tuple[str, Hex], dict[str, int]] = {}
+        """The card changes of the tokens valued on that board (the valuation adds them)."""
 
     def values(
         self, wildlife: Mapping[Hex, str], card_sets: list[dict[str, str]], options: GameOptions
@@ -141,37 +153,117 @@ class TokenMemo:
         """The remembered values that hold for ``wildlife``; the valuation adds to it."""
         rules = (card_sets, options)
         kept: dict[tuple[str, Hex], int] = {}
+        points, changes = None, {}
         previous = self._wildlife
         if previous is not None and rules == self._rules and _keeps_values(card_sets):
             if len(wildlife) == len(previous) and wildlife == previous:
-                kept = self._values
+                kept, points, changes = self._values, self.points, self.changes
             elif len(wildlife) == len(previous) + 1 and previous.items() <= wildlife.items():
                 ((t, placed),) = wildlife.items() - previous.items()
-                near = _within_reach(t)
-                kept = {
-                    key: value
-                    for key, value in self._values.items()
-                    if key[0] != placed and key[1] not in near
-                }
+                change = self.changes.get((placed, t))
+                if change is not None and self.points is not None:
+                    points = {species: p + change.get(species, 0) for species, p in self.points.items()}
+                near = _read_by_foxes(wildlife, t) if card_sets[0]["fox"] in PER_FOX else {t}
+                if sums_groups(placed, card_sets[0][placed], options):
+                    joined = _next_to_group(wildlife, t)
+                    kept = {
+                        key: value
+                        for key, value in self._values.items()
+                        if key[1] not in near and (key[0] != placed or key[1] not in joined)
+                    }
+                else:
+                    kept = {
+                        key: value
+                        for key, value in self._values.items()
+                        if key[0] != placed and key[1] not in near
+                    }
         self._wildlife = dict(wildlife)
         self._rules = rules
         self._values = kept
+        self.points, self.changes = points, changes
         return kept
 
 
-def _within_reach(t: Hex) -> frozenset[Hex]:
-    """The hexes at most :data:`REACH` steps from ``t``."""
-    q, r = t
-    return frozenset(
-        (q + dq, r + dr)
-        for dq in range(-REACH, REACH + 1)
-        for dr in range(-REACH, REACH + 1)
-        if abs(dq + dr) <= REACH
-    )
+def _cells_by_species(wildlife: Mapping[Hex, str]) -> dict[str, frozenset[Hex]]:
+    """Per species, the hexes of its tokens."""
+    cells: dict[str, list[Hex]] = {species: [] for species in WILDLIFE}
+    for h, species in wildlife.items():
+        cells[species].append(h)
+    return {species: frozenset(hexes) for species, hexes in cells.items()}
+
+
+def sums_groups(species: str, card: str, options: GameOptions) -> bool:
+    """Whether ``species``' card is a sum of what each of its groups scores alone: elk
+    A-C, elk D with arcs (RULES.md 5.4), salmon A-C (5.5: per run) and the variant
+    cards."""
+    if card in VARIANT_CARDS:
+        return True
+    if species == "elk":
+        return card != "D" or options.elk_rings == "arc"
+    return species == "salmon" and card != "D"
+
+
+def _next_to_group(wildlife: Mapping[Hex, str], t: Hex) -> set[Hex]:
+    """The hexes of the group holding the token on ``t`` (its species' tokens connected
+    to it, RULES.md 5.2) and every hex next to one of them."""
+    species = wildlife[t]
+    group = [t]
+    found = {t}
+    for h in group:
+        for n in ADJACENT[h]:
+            if n not in found:
+                found.add(n)
+                if wildlife.get(n) == species:
+                    group.append(n)
+    return found
+
+
+def _read_by_foxes(wildlife: Mapping[Hex, str], t: Hex) -> set[Hex]:
+    """The hexes where a token's value under fox A-C reads the token on ``t``: ``t``, its
+    neighbours (a fox there counts it, RULES.md 5.7) and the neighbours of each fox next
+    to ``t`` (a token there changes what that fox counts)."""
+    found = {t, *ADJACENT[t]}
+    for n in ADJACENT[t]:
+        if wildlife.get(n) == "fox":
+            found.update(ADJACENT[n])
+    return found
 
 
 def _keeps_values(card_sets: list[dict[str, str]]) -> bool:
     return len(card_sets) == 1 and WHOLE_BOARD_READERS.isdisjoint(card_sets[0].items())
+
+
+FIRST_RUNS: tuple[int, ...] = tuple(sum(1 << (rho + k) % 6 for k in range(3)) for rho in range(6))
+"""Per rotation ``rho``, the set (a bit per edge) of edges ``rho, rho + 1, rho + 2``: where
+a dual tile turned by ``rho`` shows its first habitat (RULES.md 2, ``hexgrid.edges_of``)."""
+SECOND_RUNS: tuple[int, ...] = FIRST_RUNS[3:] + FIRST_RUNS[:3]
+"""Per rotation, the edges where a dual tile shows its second habitat."""
+NO_EDGES: tuple[int, list[int]] = (0, [0] * 6)
+"""A habitat no neighbour's touching edge shows (see :meth:`TurnValuation._touching_by_habitat`)."""
+
+RotationChoice = tuple[int, tuple[int, ...], tuple[int, ...], int]
+"""A rotation of a dual tile, the edges where its first and its second habitat meet the
+same habitat on a neighbour, and how many edges match in all."""
+
+
+@cache
+def rotation_choices(first: int, second: int, legal: tuple[int, ...]) -> tuple[RotationChoice, ...]:
+    """The rotations among ``legal`` of a dual tile at a hex whose neighbours show its
+    first habitat on the edge set ``first`` and its second on ``second`` (a bit per edge),
+    one per distinct way of matching them: the first (in ``legal``'s order) of the
+    rotations that match the same edges. Rotations matching the same edges join the same
+    corridors (RULES.md 5.1), so they have the same value and the first is the one chosen."""
+    found: dict[tuple[int, int], RotationChoice] = {}
+    for rotation in legal:
+        a, b = first & FIRST_RUNS[rotation], second & SECOND_RUNS[rotation]
+        if (a, b) not in found:
+            found[a, b] = (rotation, _edges_in(a), _edges_in(b), a.bit_count() + b.bit_count())
+    return tuple(found.values())
+
+
+def _edges_in(edges: int) -> tuple[int, ...]:
+    """The edges 0..5 in the set ``edges`` (a bit per edge)."""
+    return tuple(edge for edge in range(6) if edges >> edge & 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,11 +308,12 @@ class TurnValuation:
         self.card_sets = [{s: normalise_card(c) for s, c in state.cards.items()}]
         if self.options.two_card_sets and state.second_cards:
             self.card_sets.append({s: normalise_card(c) for s, c in state.second_cards.items()})
-        self.labels, self.sizes = corridor_labels(self.environment)
+        self.corridors = CorridorIndex.of(self.environment)
+        self.sizes = self.corridors.sizes()
         self.largest = [largest_corridors(player.environment) for player in state.players]
         self.base_bonus = habitat_bonuses(self.largest, self.options)[self.seat]
         self.base_points = {h: habitat_points(sizes, self.options) for h, sizes in self.sizes.items()}
-        self._cells = {s: frozenset(h for h, w in self.wildlife.items() if w == s) for s in WILDLIFE}
+        self._cells = _cells_by_species(self.wildlife)
         self._everything = frozenset(self.wildlife.items())
         self._hawks = len(self._cells["hawk"])
         self._group_of: dict[str, dict[Hex, frozenset[Hex]]] = {}
@@ -233,16 +326,25 @@ class TurnValuation:
         ]
         """Per card set, the cards that read other species than their own."""
         self._cards_and_readers = list(zip(self.card_sets, self._readers, strict=True))
-        self._species_points: list[dict[str, int]] = [
-            {s: self._card(s, cs[s], self._read(s, cs[s]), self.wildlife) for s in WILDLIFE}
-            for cs in self.card_sets
-        ]
-        self._wildlife_totals = [sum(p.values()) for p in self._species_points]
         self._token = {} if tokens is None else tokens.values(self.wildlife, self.card_sets, self.options)
+        self._changes = {} if tokens is None else tokens.changes
+        """Per token valued (one card set), its card changes (kept by ``tokens``)."""
+        carried = None if tokens is None else tokens.points
+        self._species_points: list[dict[str, int]] = (
+            [carried]
+            if carried is not None
+            else [
+                {s: self._card(s, cs[s], self._read(s, cs[s]), self.wildlife) for s in WILDLIFE}
+                for cs in self.card_sets
+            ]
+        )
+        if tokens is not None and len(self.card_sets) == 1:
+            tokens.points = self._species_points[0]
+        self._wildlife_totals = [sum(p.values()) for p in self._species_points]
         self._corridor: dict[tuple[str, int], int] = {}
         self._bonus: dict[tuple[str, int], int] = {}
         self._tile: dict[tuple[str, ...], dict[Hex, tuple[int, int, Placement]]] = {}
-        self._touching: dict[Hex, list[tuple[int, str, int]]] = {}
+        self._touching: dict[Hex, dict[str, tuple[int, list[int]]]] = {}
         self._moves: dict[tuple[int, str], MoveValue] = {}
         self._best_tile: dict[tuple[str, ...], tuple[int, int, Placement]] = {}
         self._targets: dict[str, tuple[Hex | None, int]] = {}
@@ -268,6 +370,7 @@ class TurnValuation:
         if found is None:
             changes = self.card_changes(species, h)
             if len(changes) == 1:
+                self._changes[key] = changes[0]
                 found = self._token[key] = sum(changes[0].values())
             else:
                 totals = [
@@ -306,7 +409,7 @@ class TurnValuation:
         - fox A-C, a sum over foxes of what each fox's neighbours give it: the foxes
           next to ``h`` (and the new fox);
         - any other card: the whole board, before and after."""
-        if scored == species and self._sums_groups(scored, card):
+        if scored == species and sums_groups(scored, card, self.options):
             group_of = self._groups(species)
             touched = {group_of[n] for n in ADJACENT[h] if n in group_of}
             if not touched:  # a group of its own: it scores alike wherever it is
@@ -341,7 +444,14 @@ class TurnValuation:
         after_points = self.cards.known(scored, card, read)
         if after_points is None:
             after_points = self._card(scored, card, read, {**self.wildlife, h: species})
-        return after_points - self._card(scored, card, self._read(scored, card), self.wildlife)
+        return after_points - self._points_now(scored, card)
+
+    def _points_now(self, species: str, card: str) -> int:
+        """``species``' points now under ``card`` (its card in one of the card sets)."""
+        for cards, points in zip(self.card_sets, self._species_points, strict=True):
+            if cards[species] == card:
+                return points[species]
+        raise ValueError(f"{species} {card} is in no card set")
 
     def _fox_score(self, card: str, fox: Hex) -> int:
         """What the fox on ``fox`` scores now under fox ``card`` (A-C), remembered for the turn."""
@@ -350,14 +460,6 @@ class TurnValuation:
         if found is None:
             found = self._fox_points[key] = PER_FOX[card](self.wildlife, fox)
         return found
-
-    def _sums_groups(self, species: str, card: str) -> bool:
-        """Whether ``species``' card is a sum of what each of its groups scores alone."""
-        if card in VARIANT_CARDS:
-            return True
-        if species == "elk":
-            return card != "D" or self.options.elk_rings == "arc"
-        return species == "salmon" and card != "D"
 
     def _groups(self, species: str) -> dict[Hex, frozenset[Hex]]:
         """Per ``species`` token, the group it belongs to (RULES.md 5.2)."""
@@ -392,35 +494,39 @@ class TurnValuation:
         species): foxes and salmon read only their neighbours; hawk D any line."""
         if species == "hawk":
             return self._hawks >= 2
-        return not self._cells[species].isdisjoint(ADJACENT[h])
+        return not self._cells[species].isdisjoint(NEIGHBOUR_SET[h])
 
     # -- the tile part -------------------------------------------------------------
 
-    def _touching_edges(self, h: Hex) -> list[tuple[int, str, int]]:
-        """``(direction, habitat, corridor label)`` of every occupied neighbour of ``h``:
-        the habitat its touching edge shows and the corridor that edge belongs to."""
+    def _touching_by_habitat(self, h: Hex) -> dict[str, tuple[int, list[int]]]:
+        """Per habitat that a neighbour's touching edge shows at ``h``: the set of those
+        edges of ``h`` (a bit per edge) and, per edge 0..5, the corridor it belongs to (a
+        bit per corridor number, :meth:`CorridorIndex.corridor_of`; 0 where the habitat
+        is not shown)."""
         found = self._touching.get(h)
         if found is None:
-            tiles, labels = self.environment.tiles, self.labels
-            found = []
-            for i, n in enumerate(ADJACENT[h]):
-                placed = tiles.get(n)
-                if placed is not None:
-                    habitat = EDGE_TABLE[placed[0]][placed[1]][OPPOSITE[i]]
-                    found.append((i, habitat, labels[habitat][n]))
-            self._touching[h] = found
+            found = self._touching[h] = {}
+            for i, habitat, corridor in self.corridors.touching(h):
+                edges, corridors = found.get(habitat) or (0, [0] * 6)
+                corridors[i] = 1 << corridor
+                found[habitat] = (edges | 1 << i, corridors)
         return found
 
     def _corridor_value(self, habitat: str, joined: int) -> int:
         """The change of corridor points and bonus when a new tile joins the corridors
-        of ``habitat`` whose labels are the bits of ``joined`` into one (a new corridor
+        of ``habitat`` whose numbers are the bits of ``joined`` into one (a new corridor
         of 1 when none)."""
         key = (habitat, joined)
         found = self._corridor.get(key)
         if found is None:
-            sizes = self.sizes[habitat]
-            merged = 1 + sum(size for label, size in enumerate(sizes) if joined >> label & 1)
-            after = [size for label, size in enumerate(sizes) if not joined >> label & 1]
+            after = list(self.sizes[habitat])
+            merged = 1
+            while joined:
+                low = joined & -joined
+                size = self.corridors.corridor_size(habitat, low.bit_length() - 1)
+                after.remove(size)
+                merged += size
+                joined ^= low
             after.append(merged)
             found = habitat_points(after, self.options) - self.base_points[habitat]
             largest = max(after)
@@ -447,7 +553,7 @@ class TurnValuation:
         edges = tile_edges(tile, rotation)
         joined = dict.fromkeys(TILES[tile].habitats, 0)
         matching = 0
-        for i, habitat, label in self._touching_edges(h):
+        for i, habitat, label in self.corridors.touching(h):
             if edges[i] == habitat:
                 joined[habitat] |= 1 << label
                 matching += 1
@@ -461,8 +567,8 @@ class TurnValuation:
 
         A tile of habitats ``A, B`` turned by ``rho`` shows A on edges ``rho..rho+2`` and
         B on the other three (RULES.md 2, ``hexgrid.edges_of``); a keystone shows A on all
-        six. So per hex, the corridors each rotation joins are read from the neighbours'
-        touching edges by direction (doubled, so that ``rho..rho+5`` need no modulo)."""
+        six. So per hex, only the rotations that match different edges are valued
+        (:func:`rotation_choices`)."""
         habitats = TILES[tile].habitats
         found = self._tile.get(habitats)
         if found is not None:
@@ -477,39 +583,36 @@ class TurnValuation:
         seconds: dict[int, int] = {}
         """The corridor values of each habitat by the corridors joined (for this tile)."""
         for h, legal in self.tile_placements[tile].items():
-            near_first = [0] * 12
-            near_second = [0] * 12
-            relevant = False
-            for i, habitat, label in self._touching_edges(h):
-                if habitat == first:
-                    near_first[i] = near_first[i + 6] = 1 << label
-                    relevant = True
-                elif habitat == second:
-                    near_second[i] = near_second[i + 6] = 1 << label
-                    relevant = True
-            if not relevant:
+            near = self._touching_by_habitat(h)
+            a = near.get(first)
+            b = near.get(second)
+            if a is None and b is None:
                 found[h] = (apart, 0, (h, legal[0]))
                 continue
             if keystone:
+                edges, corridors = a
                 joined = 0
-                for bit in near_first[:6]:
+                for bit in corridors:
                     joined |= bit
-                found[h] = (corridor(first, joined), 6 - near_first[:6].count(0), (h, legal[0]))
+                found[h] = (corridor(first, joined), edges.bit_count(), (h, legal[0]))
                 continue
+            a_edges, a_corridors = a or NO_EDGES
+            b_edges, b_corridors = b or NO_EDGES
             best_value, best_matching, best_rotation = UNVALUED, -1, legal[0]
-            for rotation in legal:
-                a = near_first[rotation : rotation + 3]
-                b = near_second[rotation + 3 : rotation + 6]
-                joined_first = a[0] | a[1] | a[2]
-                joined_second = b[0] | b[1] | b[2]
-                value = firsts.get(joined_first)
+            for rotation, a_matched, b_matched, matching in rotation_choices(a_edges, b_edges, tuple(legal)):
+                joined = 0
+                for edge in a_matched:
+                    joined |= a_corridors[edge]
+                value = firsts.get(joined)
                 if value is None:
-                    value = firsts[joined_first] = corridor(first, joined_first)
-                other = seconds.get(joined_second)
+                    value = firsts[joined] = corridor(first, joined)
+                joined = 0
+                for edge in b_matched:
+                    joined |= b_corridors[edge]
+                other = seconds.get(joined)
                 if other is None:
-                    other = seconds[joined_second] = corridor(second, joined_second)
+                    other = seconds[joined] = corridor(second, joined)
                 value += other
-                matching = 6 - a.count(0) - b.count(0)
                 if value > best_value or (value == best_value and matching > best_matching):
                     best_value, best_matching, best_rotation = value, matching, rotation
             found[h] = (best_value, best_matching, (h, best_rotation))

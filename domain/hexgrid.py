@@ -47,6 +47,22 @@ ADJACENT: Mapping[Hex, tuple[Hex, ...]] = _AdjacencyTable()
 fox and salmon cards) index it instead of building six tuples per visit."""
 
 
+class _NeighbourSets(dict[Hex, frozenset[Hex]]):
+    """``table[h]``: the six hexes sharing an edge with ``h`` as a set, built on first use."""
+
+    def __missing__(self, h: Hex) -> frozenset[Hex]:
+        found = frozenset(ADJACENT[h])
+        if abs(h[0]) <= TABLE_REACH and abs(h[1]) <= TABLE_REACH:
+            self[h] = found
+        return found
+
+
+NEIGHBOUR_SET: Mapping[Hex, frozenset[Hex]] = _NeighbourSets()
+"""``NEIGHBOUR_SET[h]`` is :func:`neighbours` of ``h`` as a frozenset, memoised: a set
+operation with it (``cells & NEIGHBOUR_SET[h]``) reads the hashes kept in both sets
+instead of hashing six hexes afresh, which is what finding groups spends its time on."""
+
+
 def neighbours(h: Hex) -> tuple[Hex, ...]:
     """The six hexes sharing an edge with ``h``, in direction order 0..5."""
     return ADJACENT[h]

@@ -15,6 +15,7 @@ that takes in each tile as it is placed (the board's earlier tiles never change)
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from cascadia.domain.components import HABITATS, TILES
 from cascadia.domain.environment import Environment
@@ -101,12 +102,13 @@ class CorridorIndex:
         if len(tiles) > len(known) and known and tiles.items() >= known.items():
             last = next(reversed(tiles))
             if len(tiles) == len(known) + 1 and last not in known:  # the usual: one tile placed
-                self._add(last, *tiles[last])
+                placed = known[last] = tiles[last]
+                self._add(last, *placed)
             else:
                 for h, (tile_id, rotation) in tiles.items():
                     if h not in known:
                         self._add(h, tile_id, rotation)
-            self._tiles = dict(tiles)
+                self._tiles = dict(tiles)
         else:
             self._afresh(tiles)
 
@@ -172,6 +174,29 @@ class CorridorIndex:
     def largest(self) -> dict[str, int]:
         """Per habitat, the size of the largest corridor (0 if none)."""
         return dict(self._largest)
+
+    def corridor_of(self, habitat: str, h: Hex) -> int:
+        """The corridor of ``habitat`` that the tile on ``h`` belongs to (it must show
+        ``habitat``), named by a number that stays the same until that corridor joins
+        another (the placing order of one of its tiles)."""
+        return _root(self._parents[habitat], self._index[h])
+
+    def touching(self, h: Hex) -> list[tuple[int, str, int]]:
+        """For a tile placed on ``h``, per tile next to it: the direction of that tile
+        from ``h``, the habitat its touching edge shows and the corridor of that habitat
+        the edge belongs to (:meth:`corridor_of`)."""
+        index, edges, parents = self._index, self._edges, self._parents
+        found = []
+        for direction, n in enumerate(ADJACENT[h]):
+            j = index.get(n)
+            if j is not None:
+                habitat = edges[j][OPPOSITE[direction]]
+                found.append((direction, habitat, _root(parents[habitat], j)))
+        return found
+
+    def corridor_size(self, habitat: str, corridor: int) -> int:
+        """The size of ``corridor`` of ``habitat`` (a number from :meth:`corridor_of`)."""
+        return self._sizes[habitat][corridor]
 
     def labels(self) -> tuple[CorridorLabels, dict[str, list[int]]]:
         """See :func:`corridor_labels`."""
@@ -246,6 +271,13 @@ def majority_bonus(sizes: Sequence[int]) -> list[int]:
 
     Solo games have no majority bonus (all zeros; see :func:`solo_bonus`).
     """
+    return list(_majority_bonus(tuple(sizes)))
+
+
+@lru_cache(maxsize=4096)
+def _majority_bonus(sizes: tuple[int, ...]) -> list[int]:
+    """:func:`majority_bonus`, remembered per sizes (bots ask for the same few often;
+    the list is copied before it is handed out)."""
     players = len(sizes)
     if not 1 <= players <= MAX_PLAYERS:
         raise ValueError(f"majority bonuses are for 1 to {MAX_PLAYERS} players, not {players}")

@@ -9,6 +9,7 @@ from cascadia.domain.hexgrid import (
     AXES,
     DIRECTION_NAMES,
     DIRECTIONS,
+    NEIGHBOUR_SET,
     distance,
     distinct_rotations,
     edges_of,
@@ -148,3 +149,11 @@ def test_rotating_a_tile_once_shifts_its_edges_by_one(tile_id, rho):
     before = tile_edges(tile_id, rho)
     after = tile_edges(tile_id, (rho + 1) % 6)
     assert all(after[(i + 1) % 6] == before[i] for i in range(6))
+
+
+@given(q=st.integers(-100, 100), r=st.integers(-100, 100))
+def test_neighbour_sets_hold_the_six_neighbours(q: int, r: int) -> None:
+    """The memoised neighbour sets (inside the table's reach and beyond it) are the six
+    neighbours."""
+    assert NEIGHBOUR_SET[(q, r)] == frozenset(neighbours((q, r)))
+    assert len(NEIGHBOUR_SET[(q, r)]) == 6

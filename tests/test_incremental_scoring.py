@@ -14,7 +14,7 @@ from __future__ import annotations
 from cascadia.domain.components import HABITAT_TILE_COUNT, HABITATS
 from cascadia.domain.environment import Environment
 from cascadia.domain.hexgrid import neighbours
-from cascadia.projections.habitats import corridor_labels, corridor_sizes, largest_corridors
+from cascadia.projections.habitats import CorridorIndex, corridor_labels, corridor_sizes, largest_corridors
 from cascadia.projections.wildlife.elk import ARC_SHAPES, BLOCK_SHAPES, LINE_SHAPES, RING_SUBSET_SHAPES
 from cascadia.projections.wildlife.partition import _best_of_part, best_partition
 from hypothesis import given, settings
@@ -106,3 +106,22 @@ def test_small_parts_solved_once_per_shape_score_as_solved_afresh(cells, table) 
     assert best_partition([cells], table) == expected
     moved = {(q + 5, r - 2) for q, r in cells}
     assert best_partition([moved], table) == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(placed=growing_boards())
+def test_corridor_numbers_name_the_corridors_as_they_grow(placed) -> None:
+    """After each placement, ``corridor_of`` gives two tiles the same number exactly when
+    ``corridor_labels`` puts them in the same corridor, and ``corridor_size`` of that
+    number is the corridor's size."""
+    board = Environment()
+    for h, placement in placed:
+        board.tiles[h] = placement
+        index = CorridorIndex.of(board)
+        labels, sizes = corridor_labels(board)
+        for habitat in HABITATS:
+            numbers = {h: index.corridor_of(habitat, h) for h in labels[habitat]}
+            for a, label in labels[habitat].items():
+                assert index.corridor_size(habitat, numbers[a]) == sizes[habitat][label]
+                for b, other in labels[habitat].items():
+                    assert (numbers[a] == numbers[b]) == (label == other)

@@ -9,7 +9,7 @@ valuation to the next against values found afresh, over whole greedy games."""
 from __future__ import annotations
 
 from cascadia.bots.registry import make_bots
-from cascadia.bots.valuation import CardCache, TokenMemo, TurnValuation
+from cascadia.bots.valuation import KEYSTONE, CardCache, TokenMemo, TurnValuation
 from cascadia.domain.components import CARD_LETTERS, HABITAT_TILE_COUNT, TILES, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import neighbours
@@ -122,3 +122,91 @@ def test_token_values_kept_between_valuations_equal_values_found_afresh(
         bots[game.current_player].play_turn(game)
     if not two_sets and "D" not in letters[2:]:  # no whole-board reader: values are kept
         assert reused
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    cards=st.lists(CARD, min_size=5, max_size=5),
+    elk_rings=st.sampled_from(("arc", "any-subset")),
+    salmon_runs=st.sampled_from(("strict", "lenient")),
+)
+def test_token_values_kept_under_any_cards_equal_values_found_afresh(
+    seed: int, cards: list[str], elk_rings: str, salmon_runs: str
+) -> None:
+    """The memo keeps a value of the placed species next to no group it changed (cards
+    that sum over groups: elk, salmon, the variant cards, under either ruling) and values
+    that fox A-C do not read the new token for: over a greedy game with any card per
+    species (set on the state, as a what-if may), every kept value equals a fresh one."""
+    options = GameOptions(elk_rings=elk_rings, salmon_runs=salmon_runs)
+    game = Game.start(seed, ["greedy"] * 2, options)
+    game.state.cards = dict(zip(WILDLIFE, cards, strict=True))
+    bots = make_bots(["greedy"] * 2, seed)
+    memos, cache = [TokenMemo(), TokenMemo()], CardCache()
+    card_sets = [dict(game.state.cards)]
+    reused = 0
+    while not game.finished:
+        state = game.state
+        environment = state.active.environment
+        remembered = memos[state.current].values(environment.wildlife, card_sets, options)
+        reused += len(remembered)
+        fresh = TurnValuation(state, {})
+        for (species, h), value in remembered.items():
+            assert value + KEYSTONE[0] == fresh.token_value(species, h, 0), (species, h)
+        valuation = TurnValuation(state, {}, cache, memos[state.current])
+        for species in WILDLIFE:
+            for h in environment.open_hexes() + environment.wildlife_targets(species):
+                valuation.token_value(species, h, 0)
+        bots[game.current_player].play_turn(game)
+    if not {("fox", "D"), ("salmon", "D"), ("hawk", "D")} & set(card_sets[0].items()):
+        assert reused
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    game=boards(),
+    tile=st.integers(0, HABITAT_TILE_COUNT - 1),
+    legal=st.lists(st.integers(0, 5), min_size=1, max_size=6, unique=True),
+)
+def test_tile_values_are_the_best_rotation_of_each_placement(game: Game, tile: int, legal: list[int]) -> None:
+    """Each hex's entry of ``tile_values`` (which values one rotation per distinct set of
+    matching edges) is the first rotation, among any legal ones in any order, with the
+    best (value, matching edges) of :meth:`TurnValuation.placement_value`, which values
+    the rotation's edges one by one."""
+    rotations = (0,) if TILES[tile].keystone else tuple(legal)
+    placements = {tile: dict.fromkeys(game.state.active.environment.open_hexes(), rotations)}
+    values = TurnValuation(game.state, placements).tile_values(tile)
+    direct = TurnValuation(game.state, placements)
+    for h, (value, matching, placement) in values.items():
+        ranked = [(direct.placement_value(tile, h, rotation), rotation) for rotation in rotations]
+        best = max(rank for rank, _ in ranked)
+        assert (value, matching) == best
+        assert placement == (h, next(rotation for rank, rotation in ranked if rank == best))
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32), cards=st.lists(CARD, min_size=5, max_size=5), players=st.integers(1, 3))
+def test_species_points_carried_between_valuations_equal_a_fresh_score(
+    seed: int, cards: list[str], players: int
+) -> None:
+    """A seat's :class:`TokenMemo` carries its species points from one turn to the next
+    (the last points plus the card changes of the token placed): over a greedy game with
+    any cards they equal the whole board scored afresh, and they were carried."""
+    game = Game.start(seed, ["greedy"] * players, GameOptions())
+    game.state.cards = dict(zip(WILDLIFE, cards, strict=True))
+    bots = make_bots(["greedy"] * players, seed)
+    memos, carried = [TokenMemo() for _ in range(players)], 0
+    while not game.finished:
+        state = game.state
+        memo = memos[state.current]
+        memo.values(state.active.environment.wildlife, [dict(state.cards)], state.options)
+        carried += memo.points is not None
+        valuation = TurnValuation(state, {}, CardCache(), memo)
+        environment = state.active.environment
+        assert valuation.species_points() == score_wildlife(environment.wildlife, state.cards)
+        for species in WILDLIFE:  # every target valued, the move's among them
+            for h in environment.open_hexes() + environment.wildlife_targets(species):
+                valuation.token_value(species, h, 0)
+        bots[game.current_player].play_turn(game)
+    if not {("fox", "D"), ("salmon", "D"), ("hawk", "D")} & set(game.state.cards.items()):
+        assert carried

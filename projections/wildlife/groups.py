@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Mapping, Sequence
 
 from cascadia.domain.components import WILDLIFE
-from cascadia.domain.hexgrid import ADJACENT, Hex
+from cascadia.domain.hexgrid import ADJACENT, NEIGHBOUR_SET, Hex
 from cascadia.domain.options import GameOptions
 
 Group = list[Hex]
@@ -30,10 +30,10 @@ def connected_groups(cells: Collection[Hex]) -> list[Group]:
     while remaining:
         group = [remaining.pop()]
         for h in group:  # the group grows while it is read: a breadth-first search
-            for n in ADJACENT[h]:
-                if n in remaining:
-                    remaining.remove(n)
-                    group.append(n)
+            near = remaining & NEIGHBOUR_SET[h]
+            if near:
+                remaining -= near
+                group += near
         found.append(group)
     return found
 

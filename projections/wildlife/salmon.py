@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from cascadia.domain.hexgrid import ADJACENT, Hex
+from cascadia.domain.hexgrid import ADJACENT, NEIGHBOUR_SET, Hex
 from cascadia.domain.options import GameOptions
 from cascadia.projections.wildlife.groups import (
     DEFAULT_OPTIONS,
@@ -45,7 +45,7 @@ def runs(wildlife: Mapping[Hex, str], options: GameOptions = DEFAULT_OPTIONS) ->
         if len(group) <= MAX_RUN_NEIGHBOURS + 1:  # no salmon can touch three others
             found.append(group)
             continue
-        crowded = {h for h in group if len(salmon.intersection(ADJACENT[h])) > MAX_RUN_NEIGHBOURS}
+        crowded = {h for h in group if len(salmon & NEIGHBOUR_SET[h]) > MAX_RUN_NEIGHBOURS}
         if not crowded:
             found.append(group)
         elif options.salmon_runs == "lenient":
