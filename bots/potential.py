@@ -28,6 +28,7 @@ from cascadia.domain.components import HABITATS, TILES, TURNS_PER_PLAYER, WILDLI
 from cascadia.domain.environment import Environment
 from cascadia.domain.hexgrid import DIRECTIONS, Hex, neighbours, tile_edges
 from cascadia.domain.state import GameState
+from cascadia.projections.wildlife.groups import connected_groups
 
 BASE_FEATURES: tuple[str, ...] = (
     "empty_tiles",
@@ -152,28 +153,15 @@ def _same_neighbours(wildlife: dict[Hex, str], h: Hex, species: str) -> int:
     return sum(1 for n in neighbours(h) if wildlife.get(n) == species)
 
 
-def _groups(wildlife: dict[Hex, str], species: str) -> list[set[Hex]]:
-    """The connected groups of ``species`` tokens (RULES.md 5.2)."""
-    cells = {h for h, s in wildlife.items() if s == species}
-    found: list[set[Hex]] = []
-    while cells:
-        start = cells.pop()
-        group = {start}
-        frontier = [start]
-        while frontier:
-            for n in neighbours(frontier.pop()):
-                if n in cells:
-                    cells.remove(n)
-                    group.add(n)
-                    frontier.append(n)
-        found.append(group)
-    return found
+def _groups_of(wildlife: dict[Hex, str], species: str) -> list[list[Hex]]:
+    """The groups of ``species`` tokens (RULES.md 5.2)."""
+    return connected_groups([h for h, s in wildlife.items() if s == species])
 
 
 def _bear(wildlife: dict[Hex, str], slots: list[Hex]) -> list[float]:
     """Bear A scores pairs (RULES.md 5.3): lone bears, and lone bears with an open bear
     slot next to them that touches no other bear (a pair waiting)."""
-    groups = _groups(wildlife, "bear")
+    groups = _groups_of(wildlife, "bear")
     lone = [next(iter(g)) for g in groups if len(g) == 1]
     waiting = 0
     for bear in lone:
@@ -203,7 +191,7 @@ def _salmon(wildlife: dict[Hex, str], slots: list[Hex]) -> list[float]:
     ends = 0
     group_of: dict[Hex, int] = {}
     good: list[bool] = []
-    for i, group in enumerate(_groups(wildlife, "salmon")):
+    for i, group in enumerate(_groups_of(wildlife, "salmon")):
         is_run = all(_same_neighbours(wildlife, h, "salmon") <= 2 for h in group)
         good.append(is_run and len(group) < 7)
         for h in group:
