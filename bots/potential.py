@@ -28,6 +28,7 @@ from cascadia.domain.components import HABITATS, TILES, TURNS_PER_PLAYER, WILDLI
 from cascadia.domain.environment import Environment
 from cascadia.domain.hexgrid import DIRECTIONS, Hex, neighbours, tile_edges
 from cascadia.domain.state import GameState
+from cascadia.projections.habitats import CorridorIndex
 from cascadia.projections.wildlife.groups import connected_groups
 
 BASE_FEATURES: tuple[str, ...] = (
@@ -227,45 +228,25 @@ def _fox(wildlife: dict[Hex, str], slots: list[Hex]) -> list[float]:
 
 def _corridors(environment: Environment) -> list[float]:
     """Per habitat (RULES.md 5.8): the largest corridor, the empty hexes its edges of
-    that habitat face (where it can grow), and every open edge of that habitat."""
+    that habitat face (where it can grow), and every open edge of that habitat. The
+    corridors are the board's :class:`~cascadia.projections.habitats.CorridorIndex`."""
+    index = CorridorIndex.of(environment)
     tiles = environment.tiles
-    parent: dict[tuple[Hex, str], tuple[Hex, str]] = {}
-
-    def root(key: tuple[Hex, str]) -> tuple[Hex, str]:
-        while parent[key] != key:
-            parent[key] = parent[parent[key]]
-            key = parent[key]
-        return key
-
-    edges_of = {h: tile_edges(*placed) for h, placed in tiles.items()}
+    open_edges = dict.fromkeys(HABITATS, 0)
+    fronts: dict[tuple[str, int], set[Hex]] = {}
     for h, placed in tiles.items():
         for habitat in TILES[placed[0]].habitats:
-            parent[(h, habitat)] = (h, habitat)
-    open_edges = dict.fromkeys(HABITATS, 0)
-    facing: dict[tuple[Hex, str], set[Hex]] = {}
-    for h, edges in edges_of.items():
-        for i, n in enumerate(neighbours(h)):
-            habitat = edges[i]
+            fronts.setdefault((habitat, index.corridor_of(habitat, h)), set())
+        for habitat, n in zip(tile_edges(*placed), neighbours(h), strict=True):
             if n not in tiles:
                 open_edges[habitat] += 1
-                facing.setdefault((h, habitat), set()).add(n)
-            elif edges_of[n][(i + 3) % 6] == habitat:
-                a, b = root((h, habitat)), root((n, habitat))
-                if a != b:
-                    parent[a] = b
-    sizes: dict[tuple[Hex, str], int] = {}
-    fronts: dict[tuple[Hex, str], set[Hex]] = {}
-    for key in parent:
-        r = root(key)
-        sizes[r] = sizes.get(r, 0) + 1
-        fronts.setdefault(r, set()).update(facing.get(key, ()))
+                fronts[habitat, index.corridor_of(habitat, h)].add(n)
     largest = dict.fromkeys(HABITATS, 0)
     frontier = dict.fromkeys(HABITATS, 0)
-    for r, size in sizes.items():
-        habitat = r[1]
-        front = len(fronts[r])
-        if (size, front) > (largest[habitat], frontier[habitat]):
-            largest[habitat], frontier[habitat] = size, front
+    for (habitat, corridor), front in fronts.items():
+        size = index.corridor_size(habitat, corridor)
+        if (size, len(front)) > (largest[habitat], frontier[habitat]):
+            largest[habitat], frontier[habitat] = size, len(front)
     return [
         *(largest[h] for h in HABITATS),
         *(frontier[h] for h in HABITATS),
