@@ -371,6 +371,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         last_event_id: Annotated[str | None, Header()] = None,
     ) -> StreamingResponse:
         gid = parse_game_id(game_id)
+        start = _resume_at(after, last_event_id)  # checked first: a bad request spends no ticket
         seat = await run_in_threadpool(seat_of, gid, authorization)
         if ticket is not None:
             record = await run_in_threadpool(service.record, gid)
@@ -384,7 +385,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                     401, "invalid-token", "Invalid ticket", "the stream ticket was used already (get another)"
                 )
             seat = ticket_seat
-        return _sse_response(_event_stream(service, hub, gid, seat, _resume_at(after, last_event_id)))
+        return _sse_response(_event_stream(service, hub, gid, seat, start))
 
     @app.get("/api/games/{game_id}/score")
     def score(game_id: str, authorization: Authorization = None) -> JSONResponse:

@@ -341,6 +341,11 @@ def test_stream_ticket(api: TestClient) -> None:
     assert messages[-1]["data"]["payload"]["species"] == [None, hidden["secret_cards"][1]]
     again = api.get(f"/api/games/{gid}/stream?ticket={ticket}")
     assert again.status_code == 401 and "used already" in again.json()["detail"]
+    kept = api.post(f"/api/games/{gid}/stream-tickets", headers=bearer(tokens(game)[1])).json()["ticket"]
+    bad = api.get(f"/api/games/{gid}/stream?ticket={kept}", headers={"Last-Event-ID": "x"})
+    assert bad.status_code == 400  # and the ticket is not spent by it:
+    with api.stream("GET", f"/api/games/{gid}/stream?ticket={kept}") as answer:
+        assert answer.status_code == 200
     fresh = api.post(f"/api/games/{gid}/stream-tickets", headers=bearer(tokens(game)[1])).json()["ticket"]
     with api.stream("GET", f"/api/games/{gid}/stream?ticket={fresh}") as answer:
         assert answer.status_code == 200
