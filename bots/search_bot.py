@@ -234,7 +234,8 @@ class SearchBot(PlanningBot):
 
     def _rollout(self, game: Game, candidate: Candidate, seed: int) -> float:
         """One determinised sample: the candidate, then cheap opponents and the bot's own
-        next ``depth`` greedy turns; the immediate value plus the greedy values."""
+        next ``depth`` greedy turns; the immediate value plus the greedy values, plus the
+        potential of the position reached (unless ``leaf`` is off)."""
         probe = _determinised(game, seed)
         me = probe.state.current
         issue(probe, candidate.move)
