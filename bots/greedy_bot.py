@@ -168,10 +168,13 @@ class Market:
                 if best is None or choice.key > best.key:
                     best = choice
         if self.can_choose_freely and self.nature >= self.cost:
+            valuation, cost = self.valuation, self.cost
             for t, tile in enumerate(tiles):
                 for w, species in enumerate(tokens):
                     if t != w and tile is not None and species is not None:
-                        choice = Choice(t, w, self.cost, self.valuation.best_move(tile, species))
+                        if valuation.value_bound(tile, species) - cost < best.value:
+                            continue  # it cannot beat the best
+                        choice = Choice(t, w, cost, valuation.best_move(tile, species))
                         if choice.key > best.key:
                             best = choice
         assert best is not None, "the market offers no pair"

@@ -39,9 +39,9 @@ differently.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from uuid import UUID
 
 from cascadia.bots.greedy_bot import GreedyBot, market_placements
@@ -145,8 +145,12 @@ class HuntValuation(TurnValuation):
         ``ROOM_BONUS`` more."""
         found = super().best_move(tile, species)
         if found.target != found.placement[0] and self.wants_room(tile):
-            return replace(found, value=found.value + ROOM_BONUS)
+            return found._replace(value=found.value + ROOM_BONUS)
         return found
+
+    def value_bound(self, tile: int, species: str) -> float:
+        """No bound: the goal's shaping can raise any value."""
+        return math.inf
 
     def wants_room(self, tile: int) -> bool:
         """Whether ``tile``, left empty, is room for a token the goal wants."""

@@ -23,9 +23,9 @@ market of choices costs little more than one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
+from typing import NamedTuple
 
 from cascadia.domain.components import CARD_LETTERS, TILES, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.environment import Environment
@@ -33,7 +33,9 @@ from cascadia.domain.hexgrid import ADJACENT, NEIGHBOUR_SET, Hex, tile_edges
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState
 from cascadia.projections.habitats import (
+    NO_TILES,
     CorridorIndex,
+    Frontier,
     habitat_bonus,
     habitat_bonuses,
     habitat_points,
@@ -140,48 +142,69 @@ class TokenMemo:
     def __init__(self) -> None:
         self._wildlife: dict[Hex, str] | None = None
         self._rules: tuple[list[dict[str, str]], GameOptions] | None = None
-        self._values: dict[tuple[str, Hex], int] = {}
+        self._values: TokenValues = _per_species()
         self.points: dict[str, int] | None = None
         """Each species' points on the board last given to :meth:`values`, if known (the
         valuation sets them when it finds them)."""
-        self.changes: dict[tuple[str, Hex], dict[str, int]] = {}
-        """The card changes of the tokens valued on that board (the valuation adds them)."""
+        self.changes: TokenChanges = _per_species()
+        """The card changes of the tokens valued on that board (the valuation adds them);
+        the changes of a value kept are kept with it."""
 
     def values(
         self, wildlife: Mapping[Hex, str], card_sets: list[dict[str, str]], options: GameOptions
-    ) -> dict[tuple[str, Hex], int]:
+    ) -> TokenValues:
         """The remembered values that hold for ``wildlife``; the valuation adds to it."""
         rules = (card_sets, options)
-        kept: dict[tuple[str, Hex], int] = {}
-        points, changes = None, {}
         previous = self._wildlife
-        if previous is not None and rules == self._rules and _keeps_values(card_sets):
-            if len(wildlife) == len(previous) and wildlife == previous:
-                kept, points, changes = self._values, self.points, self.changes
-            elif len(wildlife) == len(previous) + 1 and previous.items() <= wildlife.items():
-                ((t, placed),) = wildlife.items() - previous.items()
-                change = self.changes.get((placed, t))
-                if change is not None and self.points is not None:
-                    points = {species: p + change.get(species, 0) for species, p in self.points.items()}
-                near = _read_by_foxes(wildlife, t) if card_sets[0]["fox"] in PER_FOX else {t}
-                if sums_groups(placed, card_sets[0][placed], options):
-                    joined = _next_to_group(wildlife, t)
-                    kept = {
-                        key: value
-                        for key, value in self._values.items()
-                        if key[1] not in near and (key[0] != placed or key[1] not in joined)
-                    }
-                else:
-                    kept = {
-                        key: value
-                        for key, value in self._values.items()
-                        if key[0] != placed and key[1] not in near
-                    }
+        same_rules = previous is not None and rules == self._rules and _keeps_values(card_sets)
         self._wildlife = dict(wildlife)
         self._rules = rules
-        self._values = kept
-        self.points, self.changes = points, changes
-        return kept
+        if same_rules and len(wildlife) == len(previous) and wildlife == previous:
+            return self._values
+        if not (same_rules and len(wildlife) == len(previous) + 1 and previous.items() <= wildlife.items()):
+            self._values, self.changes, self.points = _per_species(), _per_species(), None
+            return self._values
+        ((t, placed),) = wildlife.items() - previous.items()
+        change = self.changes[placed].get(t)
+        self.points = (
+            None
+            if change is None or self.points is None
+            else {species: p + change.get(species, 0) for species, p in self.points.items()}
+        )
+        near = _read_by_foxes(wildlife, t) if card_sets[0]["fox"] in PER_FOX else {t}
+        values = {species: dict(found) for species, found in self._values.items()}
+        changes = {species: dict(found) for species, found in self.changes.items()}
+        if sums_groups(placed, card_sets[0][placed], options):
+            _forget(_next_to_group(wildlife, t), values[placed], changes[placed])
+        else:
+            values[placed], changes[placed] = {}, {}
+        for species in WILDLIFE:
+            _forget(near, values[species], changes[species])
+        self._values, self.changes = values, changes
+        return values
+
+
+TokenValues = dict[str, dict[Hex, int]]
+"""Per species, per hex, a token's value (see :class:`TokenMemo`)."""
+TokenChanges = dict[str, dict[Hex, dict[str, int]]]
+"""Per species, per hex, the card changes of a token valued (:meth:`TurnValuation.card_changes`)."""
+
+
+def _per_species() -> dict[str, dict]:
+    return {species: {} for species in WILDLIFE}
+
+
+def _forget(hexes: set[Hex], values: dict[Hex, int], changes: dict[Hex, dict[str, int]]) -> None:
+    """Drop the values (and their changes) of tokens on ``hexes``."""
+    for h in values.keys() & hexes:
+        del values[h]
+        changes.pop(h, None)
+
+
+@cache
+def _normalised(cards: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """A card per species, its name normalised (shared: not to be changed)."""
+    return {species: normalise_card(card) for species, card in cards}
 
 
 def _cells_by_species(wildlife: Mapping[Hex, str]) -> dict[str, frozenset[Hex]]:
@@ -238,8 +261,8 @@ FIRST_RUNS: tuple[int, ...] = tuple(sum(1 << (rho + k) % 6 for k in range(3)) fo
 a dual tile turned by ``rho`` shows its first habitat (RULES.md 2, ``hexgrid.edges_of``)."""
 SECOND_RUNS: tuple[int, ...] = FIRST_RUNS[3:] + FIRST_RUNS[:3]
 """Per rotation, the edges where a dual tile shows its second habitat."""
-NO_EDGES: tuple[int, list[int]] = (0, [0] * 6)
-"""A habitat no neighbour's touching edge shows (see :meth:`TurnValuation._touching_by_habitat`)."""
+NO_EDGES: tuple[int, tuple[int, ...]] = (0, NO_TILES)
+"""A habitat no neighbour's touching edge shows (see :data:`~cascadia.projections.habitats.NearEdges`)."""
 
 RotationChoice = tuple[int, tuple[int, ...], tuple[int, ...], int]
 """A rotation of a dual tile, the edges where its first and its second habitat meet the
@@ -266,8 +289,7 @@ def _edges_in(edges: int) -> tuple[int, ...]:
     return tuple(edge for edge in range(6) if edges >> edge & 1)
 
 
-@dataclass(frozen=True, slots=True)
-class MoveValue:
+class MoveValue(NamedTuple):
     """The best way to play one (tile, token) take: its value and how to place them.
 
     ``shape`` breaks ties between equal values: the number of the tile's edges that
@@ -305,9 +327,9 @@ class TurnValuation:
         self.wildlife = self.environment.wildlife
         self.tile_placements = tile_placements
         self.cards = cards or CardCache()
-        self.card_sets = [{s: normalise_card(c) for s, c in state.cards.items()}]
+        self.card_sets = [_normalised(tuple(state.cards.items()))]
         if self.options.two_card_sets and state.second_cards:
-            self.card_sets.append({s: normalise_card(c) for s, c in state.second_cards.items()})
+            self.card_sets.append(_normalised(tuple(state.second_cards.items())))
         self.corridors = CorridorIndex.of(self.environment)
         self.sizes = self.corridors.sizes()
         self.largest = [largest_corridors(player.environment) for player in state.players]
@@ -321,13 +343,11 @@ class TurnValuation:
         self._group_sizes: dict[str, tuple[int, ...]] = {}
         """Per species whose groups were found, their sizes sorted."""
         self._fox_points: dict[tuple[str, Hex], int] = {}
-        self._readers = [
-            tuple((s, cs[s]) for s in WILDLIFE if reads_other_species(s, cs[s])) for cs in self.card_sets
-        ]
-        """Per card set, the cards that read other species than their own."""
-        self._cards_and_readers = list(zip(self.card_sets, self._readers, strict=True))
-        self._token = {} if tokens is None else tokens.values(self.wildlife, self.card_sets, self.options)
-        self._changes = {} if tokens is None else tokens.changes
+        self._plans = [_card_plan(tuple(cards.items()), self.options) for cards in self.card_sets]
+        self._token = (
+            _per_species() if tokens is None else tokens.values(self.wildlife, self.card_sets, self.options)
+        )
+        self._changes = _per_species() if tokens is None else tokens.changes
         """Per token valued (one card set), its card changes (kept by ``tokens``)."""
         carried = None if tokens is None else tokens.points
         self._species_points: list[dict[str, int]] = (
@@ -344,10 +364,11 @@ class TurnValuation:
         self._corridor: dict[tuple[str, int], int] = {}
         self._bonus: dict[tuple[str, int], int] = {}
         self._tile: dict[tuple[str, ...], dict[Hex, tuple[int, int, Placement]]] = {}
-        self._touching: dict[Hex, dict[str, tuple[int, list[int]]]] = {}
+        self._frontier = Frontier.of(self.environment)
         self._moves: dict[tuple[int, str], MoveValue] = {}
         self._best_tile: dict[tuple[str, ...], tuple[int, int, Placement]] = {}
         self._targets: dict[str, tuple[Hex | None, int]] = {}
+        self._new_tile_tokens: dict[str, int] = {}
 
     def _card(self, species: str, card: str, tokens: frozenset, wildlife: Mapping[Hex, str]) -> int:
         return self.cards.points(species, card, tokens, wildlife, self.options)
@@ -365,32 +386,38 @@ class TurnValuation:
         """The change of the player's total when a ``species`` token goes on ``h``
         (every card it touches, the better card set, a keystone's nature token).
         ``tile`` is the tile at ``h`` when it is not on the board yet (the new tile)."""
-        key = (species, h)
-        found = self._token.get(key)
+        if tile is None:
+            tile = self.environment.tiles[h][0]
+        return self._token_base(species, h) + KEYSTONE[tile]
+
+    def _token_base(self, species: str, h: Hex) -> int:
+        """:meth:`token_value` without the keystone's nature token (a function of the
+        board's tokens only)."""
+        known = self._token[species]
+        found = known.get(h)
         if found is None:
             changes = self.card_changes(species, h)
             if len(changes) == 1:
-                self._changes[key] = changes[0]
-                found = self._token[key] = sum(changes[0].values())
+                self._changes[species][h] = changes[0]
+                found = known[h] = sum(changes[0].values())
             else:
                 totals = [
                     total + sum(change.values())
                     for total, change in zip(self._wildlife_totals, changes, strict=True)
                 ]
-                found = self._token[key] = max(totals) - max(self._wildlife_totals)
-        if tile is None:
-            tile = self.environment.tiles[h][0]
-        return found + KEYSTONE[tile]
+                found = known[h] = max(totals) - max(self._wildlife_totals)
+        return found
 
     def card_changes(self, species: str, h: Hex) -> list[dict[str, int]]:
         """Per card set, the change of each card that a ``species`` token on ``h`` can
         change (the cards it cannot touch are left out: they do not change)."""
         found = []
-        for cards, readers in self._cards_and_readers:
-            changes = {species: self._card_change(species, cards[species], h, species)}
-            for other, card in readers:
-                if other != species and self._may_touch(other, h):
-                    changes[other] = self._card_change(other, card, h, species)
+        for plan in self._plans:
+            card, change, readers = plan[species]
+            changes = {species: change(self, species, card, h, species)}
+            for other, card, change in readers:
+                if self._may_touch(other, h):
+                    changes[other] = change(self, other, card, h, species)
             found.append(changes)
         return found
 
@@ -398,48 +425,52 @@ class TurnValuation:
         """Each species' points now, under the card set that scores the player best."""
         return max(self._species_points, key=lambda points: sum(points.values()))
 
-    def _card_change(self, scored: str, card: str, h: Hex, species: str) -> int:
-        """The change of ``scored``'s card when a ``species`` token goes on ``h``,
-        rescoring only what the token touches where the card allows it:
+    # How a card changes when a ``species`` token goes on ``h`` (``scored`` is the card's
+    # species), rescoring only what the token touches where the card allows it; which
+    # one a card takes is :func:`card_change`'s choice.
 
-        - a card that is a sum over the groups of its species (elk A-C and D with arcs,
-          salmon A-C, the variant cards): the groups next to ``h``, before and after;
-        - a card that reads only the sizes of its groups (the bear cards, hawk A): the
-          sizes, with the groups next to ``h`` joined into one;
-        - fox A-C, a sum over foxes of what each fox's neighbours give it: the foxes
-          next to ``h`` (and the new fox);
-        - any other card: the whole board, before and after."""
-        if scored == species and sums_groups(scored, card, self.options):
-            group_of = self._groups(species)
-            touched = {group_of[n] for n in ADJACENT[h] if n in group_of}
-            if not touched:  # a group of its own: it scores alike wherever it is
-                return self._score_of(species, card, frozenset((FAR,)))
-            before = 0
-            for group in touched:
-                before += self._group_score(species, card, group)
-            return self._score_of(species, card, frozenset((h, *frozenset().union(*touched)))) - before
-        if scored == species and scores_group_sizes(species, card):
-            group_of = self._groups(species)
-            now = self._group_sizes[species]
-            sizes = list(now)
-            merged = 1
-            for group in {group_of[n] for n in ADJACENT[h] if n in group_of}:
-                sizes.remove(len(group))
-                merged += len(group)
-            sizes.append(merged)
-            sizes.sort()
-            after = self.cards.sized(species, card, tuple(sizes), self.wildlife, self.options, (h, species))
-            return after - self.cards.sized(species, card, now, self.wildlife, self.options)
-        if scored == "fox" and card in PER_FOX:
-            at = PER_FOX[card]
-            raw = self.wildlife
-            after = raw.copy()
-            after[h] = species
-            change = at(after, h) if species == "fox" else 0
-            for n in ADJACENT[h]:
-                if raw.get(n) == "fox":
-                    change += at(after, n) - self._fox_score(card, n)
-            return change
+    def _change_of_groups(self, scored: str, card: str, h: Hex, species: str) -> int:
+        """A card that is a sum over the groups of its species (elk A-C and D with arcs,
+        salmon A-C, the variant cards): the groups next to ``h``, before and after."""
+        group_of = self._groups(species)
+        touched = {group_of[n] for n in ADJACENT[h] if n in group_of}
+        if not touched:  # a group of its own: it scores alike wherever it is
+            return self._score_of(species, card, frozenset((FAR,)))
+        before = 0
+        for group in touched:
+            before += self._group_score(species, card, group)
+        return self._score_of(species, card, frozenset((h, *frozenset().union(*touched)))) - before
+
+    def _change_of_sizes(self, scored: str, card: str, h: Hex, species: str) -> int:
+        """A card that reads only the sizes of its groups (the bear cards, hawk A): the
+        sizes, with the groups next to ``h`` joined into one."""
+        group_of = self._groups(species)
+        now = self._group_sizes[species]
+        sizes = list(now)
+        merged = 1
+        for group in {group_of[n] for n in ADJACENT[h] if n in group_of}:
+            sizes.remove(len(group))
+            merged += len(group)
+        sizes.append(merged)
+        sizes.sort()
+        after = self.cards.sized(species, card, tuple(sizes), self.wildlife, self.options, (h, species))
+        return after - self.cards.sized(species, card, now, self.wildlife, self.options)
+
+    def _change_of_foxes(self, scored: str, card: str, h: Hex, species: str) -> int:
+        """Fox A-C, a sum over foxes of what each fox's neighbours give it: the foxes
+        next to ``h`` (and the new fox)."""
+        at = PER_FOX[card]
+        raw = self.wildlife
+        after = raw.copy()
+        after[h] = species
+        change = at(after, h) if species == "fox" else 0
+        for n in ADJACENT[h]:
+            if raw.get(n) == "fox":
+                change += at(after, n) - self._fox_score(card, n)
+        return change
+
+    def _change_of_board(self, scored: str, card: str, h: Hex, species: str) -> int:
+        """Any other card: the whole board, before and after."""
         read = self._read(scored, card, (h, species))
         after_points = self.cards.known(scored, card, read)
         if after_points is None:
@@ -497,20 +528,6 @@ class TurnValuation:
         return not self._cells[species].isdisjoint(NEIGHBOUR_SET[h])
 
     # -- the tile part -------------------------------------------------------------
-
-    def _touching_by_habitat(self, h: Hex) -> dict[str, tuple[int, list[int]]]:
-        """Per habitat that a neighbour's touching edge shows at ``h``: the set of those
-        edges of ``h`` (a bit per edge) and, per edge 0..5, the corridor it belongs to (a
-        bit per corridor number, :meth:`CorridorIndex.corridor_of`; 0 where the habitat
-        is not shown)."""
-        found = self._touching.get(h)
-        if found is None:
-            found = self._touching[h] = {}
-            for i, habitat, corridor in self.corridors.touching(h):
-                edges, corridors = found.get(habitat) or (0, [0] * 6)
-                corridors[i] = 1 << corridor
-                found[habitat] = (edges | 1 << i, corridors)
-        return found
 
     def _corridor_value(self, habitat: str, joined: int) -> int:
         """The change of corridor points and bonus when a new tile joins the corridors
@@ -579,39 +596,41 @@ class TurnValuation:
         first = habitats[0]
         second = habitats[-1]
         keystone = len(habitats) == 1
+        corridors_of = self.corridors.corridors_of
         firsts: dict[int, int] = {}
         seconds: dict[int, int] = {}
-        """The corridor values of each habitat by the corridors joined (for this tile)."""
+        """The corridor values of each habitat by the tiles joined (for this tile)."""
+        near_edges = self._frontier.near
         for h, legal in self.tile_placements[tile].items():
-            near = self._touching_by_habitat(h)
+            near = near_edges(h)
             a = near.get(first)
             b = near.get(second)
             if a is None and b is None:
                 found[h] = (apart, 0, (h, legal[0]))
                 continue
             if keystone:
-                edges, corridors = a
+                edges, tiles = a
                 joined = 0
-                for bit in corridors:
+                for bit in tiles:
                     joined |= bit
-                found[h] = (corridor(first, joined), edges.bit_count(), (h, legal[0]))
+                found[h] = (corridor(first, corridors_of(first, joined)), edges.bit_count(), (h, legal[0]))
                 continue
-            a_edges, a_corridors = a or NO_EDGES
-            b_edges, b_corridors = b or NO_EDGES
+            a_edges, a_tiles = a or NO_EDGES
+            b_edges, b_tiles = b or NO_EDGES
             best_value, best_matching, best_rotation = UNVALUED, -1, legal[0]
             for rotation, a_matched, b_matched, matching in rotation_choices(a_edges, b_edges, tuple(legal)):
                 joined = 0
                 for edge in a_matched:
-                    joined |= a_corridors[edge]
+                    joined |= a_tiles[edge]
                 value = firsts.get(joined)
                 if value is None:
-                    value = firsts[joined] = corridor(first, joined)
+                    value = firsts[joined] = corridor(first, corridors_of(first, joined))
                 joined = 0
                 for edge in b_matched:
-                    joined |= b_corridors[edge]
+                    joined |= b_tiles[edge]
                 other = seconds.get(joined)
                 if other is None:
-                    other = seconds[joined] = corridor(second, joined)
+                    other = seconds[joined] = corridor(second, corridors_of(second, joined))
                 value += other
                 if value > best_value or (value == best_value and matching > best_matching):
                     best_value, best_matching, best_rotation = value, matching, rotation
@@ -637,6 +656,28 @@ class TurnValuation:
                 if gain > token or (target is None and gain == token):
                     target, token = h, gain
             found = self._targets[species] = (target, token)
+        return found
+
+    def value_bound(self, tile: int, species: str) -> float:
+        """At least :meth:`best_move`'s value for ``tile`` and a ``species`` token, found
+        without valuing their pairings: the tile's best placement plus the token's best
+        target among the board's tiles or, when it may go on the new tile, among the hexes
+        where a tile may go (the new tile's, with its keystone's nature token)."""
+        value, _, _ = self._best_placement(tile)
+        _, token = self.best_target(species)
+        if species in TILES[tile].wildlife and not self.options.no_token_on_new_tile:
+            token = max(token, self._best_on_new_tile(species) + KEYSTONE[tile])
+        return value + token
+
+    def _best_on_new_tile(self, species: str) -> int:
+        """The best :meth:`_token_base` of a ``species`` token among the open hexes (every
+        hex where a tile may go, RULES.md 4.3)."""
+        found = self._new_tile_tokens.get(species)
+        if found is None:
+            base = self._token_base
+            found = self._new_tile_tokens[species] = max(
+                (base(species, h) for h in self.environment.open_hexes()), default=UNVALUED
+            )
         return found
 
     def _apart(self, habitats: tuple[str, ...]) -> int:
@@ -667,3 +708,43 @@ class TurnValuation:
         found = MoveValue(value, (matching, placed), placement, target)
         self._moves[key] = found
         return found
+
+
+CardChange = Callable[[TurnValuation, str, str, Hex, str], int]
+"""How a card changes when a token is placed: one of :class:`TurnValuation`'s
+``_change_of_*`` methods, called with the valuation, the card's species, the card, the
+token's hex and species."""
+CardPlan = dict[str, tuple[str, CardChange, tuple[tuple[str, str, CardChange], ...]]]
+"""Per species of a token placed: its own card and how it changes, and each card of
+another species that reads it (with how it changes)."""
+
+
+def card_change(species: str, card: str, options: GameOptions) -> CardChange:
+    """How ``species``' card is rescored when a token is placed (the least that the card
+    allows: see the ``_change_of_*`` methods of :class:`TurnValuation`)."""
+    if sums_groups(species, card, options):
+        return TurnValuation._change_of_groups
+    if scores_group_sizes(species, card):
+        return TurnValuation._change_of_sizes
+    if species == "fox" and card in PER_FOX:
+        return TurnValuation._change_of_foxes
+    return TurnValuation._change_of_board
+
+
+@cache
+def _card_plan(cards: tuple[tuple[str, str], ...], options: GameOptions) -> CardPlan:
+    """The :data:`CardPlan` of a card set (shared: not to be changed)."""
+    card_of = dict(cards)
+    readers = [
+        (s, card_of[s], card_change(s, card_of[s], options))
+        for s in WILDLIFE
+        if reads_other_species(s, card_of[s])
+    ]
+    return {
+        species: (
+            card_of[species],
+            card_change(species, card_of[species], options),
+            tuple(reader for reader in readers if reader[0] != species),
+        )
+        for species in WILDLIFE
+    }

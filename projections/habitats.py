@@ -194,6 +194,22 @@ class CorridorIndex:
                 found.append((direction, habitat, _root(parents[habitat], j)))
         return found
 
+    def tile_number(self, h: Hex) -> int:
+        """The number of the tile on ``h``: its place in the order the tiles were taken in."""
+        return self._index[h]
+
+    def corridors_of(self, habitat: str, tiles: int) -> int:
+        """The corridors of ``habitat`` (a bit per corridor number, :meth:`corridor_of`)
+        holding the tiles whose numbers (:meth:`tile_number`) are the bits of ``tiles``;
+        each must show ``habitat``."""
+        parent = self._parents[habitat]
+        found = 0
+        while tiles:
+            low = tiles & -tiles
+            found |= 1 << _root(parent, low.bit_length() - 1)
+            tiles ^= low
+        return found
+
     def corridor_size(self, habitat: str, corridor: int) -> int:
         """The size of ``corridor`` of ``habitat`` (a number from :meth:`corridor_of`)."""
         return self._sizes[habitat][corridor]
@@ -213,6 +229,78 @@ class CorridorIndex:
                     sizes[habitat].append(roots[habitat][top])
                 labels[habitat][h] = label
         return labels, sizes
+
+
+NearEdges = dict[str, tuple[int, tuple[int, ...]]]
+"""At one open hex, per habitat a tiled neighbour's touching edge shows there: the set of
+those edges of the open hex (a bit per edge 0..5) and, per edge, the bit of that
+neighbour's tile number (:meth:`CorridorIndex.tile_number`; 0 where the edge does not show
+the habitat)."""
+NO_TILES = (0,) * 6
+
+
+class Frontier:
+    """Per open hex of a board (empty, next to a tile: where a tile may go, RULES.md 4.3),
+    the habitats its tiled neighbours show on their touching edges (:data:`NearEdges`),
+    kept up to date as tiles are placed: a tile placed changes only its own hex (no
+    longer open) and its empty neighbours (one more edge each). What a new tile joins at
+    an open hex follows from these edges (RULES.md 5.1: two touching edges that show the
+    same habitat join the tiles)."""
+
+    __slots__ = ("_near", "_tiles")
+
+    def __init__(self) -> None:
+        self._tiles: dict[Hex, tuple[int, int]] = {}
+        """The tiles taken in, in order."""
+        self._near: dict[Hex, NearEdges] = {}
+
+    @classmethod
+    def of(cls, environment: Environment) -> Frontier:
+        """The frontier of ``environment``, brought up to date."""
+        frontier = environment.derived.get("frontier")
+        if not isinstance(frontier, Frontier):
+            frontier = environment.derived["frontier"] = cls()
+        frontier.update(environment.tiles, CorridorIndex.of(environment))
+        return frontier
+
+    def copy(self) -> Frontier:
+        """A frontier of the same tiles that grows apart from this one (each open hex's
+        entry is replaced, never changed, so the entries are shared)."""
+        found = Frontier.__new__(Frontier)
+        found._tiles = dict(self._tiles)
+        found._near = dict(self._near)
+        return found
+
+    def update(self, tiles: dict[Hex, tuple[int, int]], index: CorridorIndex) -> None:
+        """Take in the tiles placed since the last update (numbered by ``index``, the
+        board's corridors, up to date)."""
+        known = self._tiles
+        if tiles == known:
+            return
+        if not (len(tiles) > len(known) and tiles.items() >= known.items()):
+            self._tiles, self._near = {}, {}
+        for h, (tile_id, rotation) in tiles.items():
+            if h not in self._tiles:
+                self._tiles[h] = (tile_id, rotation)
+                self._add(h, EDGE_TABLE[tile_id][rotation], 1 << index.tile_number(h))
+
+    def _add(self, h: Hex, edges: tuple[str, ...], bit: int) -> None:
+        """A tile showing ``edges`` placed on ``h``: each empty neighbour gains its edge."""
+        near, tiles = self._near, self._tiles
+        near.pop(h, None)
+        for direction, n in enumerate(ADJACENT[h]):
+            if n in tiles:
+                continue
+            habitat, edge = edges[direction], OPPOSITE[direction]
+            entry = dict(near.get(n, ()))
+            shown, numbers = entry.get(habitat, (0, NO_TILES))
+            entry[habitat] = (shown | 1 << edge, (*numbers[:edge], bit, *numbers[edge + 1 :]))
+            near[n] = entry
+
+    def near(self, h: Hex) -> NearEdges:
+        """The edges the tiled neighbours of the open hex ``h`` show there (empty when
+        ``h`` is not open)."""
+        return self._near.get(h, {})
 
 
 def _root(parent: list[int], i: int) -> int:

@@ -5,7 +5,8 @@ placed; after every placement of a random growing board its corridors must be th
 of a flood fill over the whole board written from RULES.md 5.1
 (``corridor_sizes_ref``), of a fresh index of the same tiles, and its labels
 must name each tile's corridor, and the board's open hexes (kept with it) must be found
-afresh. A copy's index grows apart from the original's; a board
+afresh, and so is its frontier (the edges each open hex's neighbours show
+there). A copy's index grows apart from the original's; a board
 edited behind its back is indexed afresh. The elk partitions remembered per shape equal
 the search on the tokens themselves."""
 
@@ -13,8 +14,14 @@ from __future__ import annotations
 
 from cascadia.domain.components import HABITAT_TILE_COUNT, HABITATS
 from cascadia.domain.environment import Environment
-from cascadia.domain.hexgrid import neighbours
-from cascadia.projections.habitats import CorridorIndex, corridor_labels, corridor_sizes, largest_corridors
+from cascadia.domain.hexgrid import ADJACENT, OPPOSITE, neighbours
+from cascadia.projections.habitats import (
+    CorridorIndex,
+    Frontier,
+    corridor_labels,
+    corridor_sizes,
+    largest_corridors,
+)
 from cascadia.projections.wildlife.elk import ARC_SHAPES, BLOCK_SHAPES, LINE_SHAPES, RING_SUBSET_SHAPES
 from cascadia.projections.wildlife.partition import _best_of_part, best_partition
 from hypothesis import given, settings
@@ -125,3 +132,51 @@ def test_corridor_numbers_name_the_corridors_as_they_grow(placed) -> None:
                 assert index.corridor_size(habitat, numbers[a]) == sizes[habitat][label]
                 for b, other in labels[habitat].items():
                     assert (numbers[a] == numbers[b]) == (label == other)
+
+
+def frontier_ref(board: Environment) -> dict[tuple[int, int], dict[str, tuple[int, tuple[int, ...]]]]:
+    """Per open hex, from its neighbours as they stand: per habitat shown on a touching
+    edge, those edges of the open hex and per edge the bit of the neighbour's number."""
+    index = CorridorIndex.of(board)
+    found = {}
+    for h in board.open_hexes():
+        near: dict[str, tuple[int, list[int]]] = {}
+        for direction, n in enumerate(ADJACENT[h]):
+            if n in board.tiles:
+                habitat = board.edges(n)[OPPOSITE[direction]]
+                edges, numbers = near.get(habitat, (0, [0] * 6))
+                numbers[direction] = 1 << index.tile_number(n)
+                near[habitat] = (edges | 1 << direction, numbers)
+        found[h] = {habitat: (edges, tuple(numbers)) for habitat, (edges, numbers) in near.items()}
+    return found
+
+
+@settings(max_examples=100, deadline=None)
+@given(placed=growing_boards(), split=st.integers(0, 30))
+def test_frontier_kept_tile_by_tile_equals_the_neighbours_read_afresh(placed, split) -> None:
+    """After each placement, the frontier of every open hex equals its neighbours read
+    afresh; a copy taken part way grows apart from the original (which stops there), and
+    a board edited behind its back is read afresh. ``corridors_of`` names the corridors
+    of the tiles numbered in a mask."""
+    board = Environment()
+    copy = None
+    for step, (h, placement) in enumerate(placed):
+        board.tiles[h] = placement
+        frontier = Frontier.of(board)
+        expected = frontier_ref(board)
+        assert {open_hex: frontier.near(open_hex) for open_hex in board.open_hexes()} == expected
+        assert frontier.near(h) == {}
+        if step == split:
+            copy = board.copy()
+            kept = dict(expected)
+    if copy is not None:
+        assert {h: Frontier.of(copy).near(h) for h in copy.open_hexes()} == kept
+    index = CorridorIndex.of(board)
+    for habitat in HABITATS:
+        tiles = [h for h in board.tiles if habitat in shown(board, h)]
+        mask = sum(1 << index.tile_number(h) for h in tiles[:3])
+        corridors = {1 << index.corridor_of(habitat, h) for h in tiles[:3]}
+        assert index.corridors_of(habitat, mask) == sum(corridors)
+    first, (tile, rotation) = next(iter(board.tiles.items()))
+    board.tiles[first] = (tile, (rotation + 1) % 6)  # edited behind its back
+    assert {h: Frontier.of(board).near(h) for h in board.open_hexes()} == frontier_ref(board)

@@ -109,7 +109,8 @@ def test_token_values_kept_between_valuations_equal_values_found_afresh(
         state = game.state
         environment = state.active.environment
         card_sets = [dict(state.cards)] + ([dict(state.second_cards)] if two_sets else [])
-        reused += len(memos[state.current].values(environment.wildlife, card_sets, options))
+        remembered = memos[state.current].values(environment.wildlife, card_sets, options)
+        reused += sum(len(found) for found in remembered.values())
         valuations = [TurnValuation(state, {}, cards, memo) for memo in (memos[state.current], shared)]
         fresh = TurnValuation(state, {})
         empty = [h for h in environment.tiles if h not in environment.wildlife]
@@ -149,10 +150,11 @@ def test_token_values_kept_under_any_cards_equal_values_found_afresh(
         state = game.state
         environment = state.active.environment
         remembered = memos[state.current].values(environment.wildlife, card_sets, options)
-        reused += len(remembered)
+        reused += sum(len(found) for found in remembered.values())
         fresh = TurnValuation(state, {})
-        for (species, h), value in remembered.items():
-            assert value + KEYSTONE[0] == fresh.token_value(species, h, 0), (species, h)
+        for species, found in remembered.items():
+            for h, value in found.items():
+                assert value + KEYSTONE[0] == fresh.token_value(species, h, 0), (species, h)
         valuation = TurnValuation(state, {}, cache, memos[state.current])
         for species in WILDLIFE:
             for h in environment.open_hexes() + environment.wildlife_targets(species):
