@@ -36,6 +36,7 @@ from cascadia.projections.habitats import (
     NO_TILES,
     CorridorIndex,
     Frontier,
+    NearEdges,
     habitat_bonus,
     habitat_bonuses,
     habitat_points,
@@ -164,7 +165,10 @@ class TokenMemo:
         if not (same_rules and len(wildlife) == len(previous) + 1 and previous.items() <= wildlife.items()):
             self._values, self.changes, self.points = _per_species(), _per_species(), None
             return self._values
-        ((t, placed),) = wildlife.items() - previous.items()
+        t = next(reversed(wildlife))  # the token placed last, unless a board was built otherwise
+        if t in previous:
+            ((t, _),) = wildlife.items() - previous.items()
+        placed = wildlife[t]
         change = self.changes[placed].get(t)
         self.points = (
             None
@@ -263,6 +267,8 @@ SECOND_RUNS: tuple[int, ...] = FIRST_RUNS[3:] + FIRST_RUNS[:3]
 """Per rotation, the edges where a dual tile shows its second habitat."""
 NO_EDGES: tuple[int, tuple[int, ...]] = (0, NO_TILES)
 """A habitat no neighbour's touching edge shows (see :data:`~cascadia.projections.habitats.NearEdges`)."""
+NO_NEAR: NearEdges = {}
+"""No neighbour's touching edge (not to be changed)."""
 
 RotationChoice = tuple[int, tuple[int, ...], tuple[int, ...], int]
 """A rotation of a dual tile, the edges where its first and its second habitat meet the
@@ -600,9 +606,9 @@ class TurnValuation:
         firsts: dict[int, int] = {}
         seconds: dict[int, int] = {}
         """The corridor values of each habitat by the tiles joined (for this tile)."""
-        near_edges = self._frontier.near
+        near_edges = self._frontier.edges
         for h, legal in self.tile_placements[tile].items():
-            near = near_edges(h)
+            near = near_edges.get(h, NO_NEAR)
             a = near.get(first)
             b = near.get(second)
             if a is None and b is None:
@@ -674,10 +680,15 @@ class TurnValuation:
         hex where a tile may go, RULES.md 4.3)."""
         found = self._new_tile_tokens.get(species)
         if found is None:
-            base = self._token_base
-            found = self._new_tile_tokens[species] = max(
-                (base(species, h) for h in self.environment.open_hexes()), default=UNVALUED
-            )
+            found = UNVALUED
+            known = self._token[species]
+            for h in self.environment.open_hexes():
+                value = known.get(h)
+                if value is None:
+                    value = self._token_base(species, h)
+                if value > found:
+                    found = value
+            self._new_tile_tokens[species] = found
         return found
 
     def _apart(self, habitats: tuple[str, ...]) -> int:

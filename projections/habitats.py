@@ -247,12 +247,14 @@ class Frontier:
     an open hex follows from these edges (RULES.md 5.1: two touching edges that show the
     same habitat join the tiles)."""
 
-    __slots__ = ("_near", "_tiles")
+    __slots__ = ("_tiles", "edges")
 
     def __init__(self) -> None:
         self._tiles: dict[Hex, tuple[int, int]] = {}
         """The tiles taken in, in order."""
-        self._near: dict[Hex, NearEdges] = {}
+        self.edges: dict[Hex, NearEdges] = {}
+        """Per open hex, its :data:`NearEdges` (not to be changed: each entry is replaced
+        when a tile is placed next to it)."""
 
     @classmethod
     def of(cls, environment: Environment) -> Frontier:
@@ -268,7 +270,7 @@ class Frontier:
         entry is replaced, never changed, so the entries are shared)."""
         found = Frontier.__new__(Frontier)
         found._tiles = dict(self._tiles)
-        found._near = dict(self._near)
+        found.edges = dict(self.edges)
         return found
 
     def update(self, tiles: dict[Hex, tuple[int, int]], index: CorridorIndex) -> None:
@@ -278,7 +280,7 @@ class Frontier:
         if tiles == known:
             return
         if not (len(tiles) > len(known) and tiles.items() >= known.items()):
-            self._tiles, self._near = {}, {}
+            self._tiles, self.edges = {}, {}
         for h, (tile_id, rotation) in tiles.items():
             if h not in self._tiles:
                 self._tiles[h] = (tile_id, rotation)
@@ -286,7 +288,7 @@ class Frontier:
 
     def _add(self, h: Hex, edges: tuple[str, ...], bit: int) -> None:
         """A tile showing ``edges`` placed on ``h``: each empty neighbour gains its edge."""
-        near, tiles = self._near, self._tiles
+        near, tiles = self.edges, self._tiles
         near.pop(h, None)
         for direction, n in enumerate(ADJACENT[h]):
             if n in tiles:
@@ -300,7 +302,7 @@ class Frontier:
     def near(self, h: Hex) -> NearEdges:
         """The edges the tiled neighbours of the open hex ``h`` show there (empty when
         ``h`` is not open)."""
-        return self._near.get(h, {})
+        return self.edges.get(h, {})
 
 
 def _root(parent: list[int], i: int) -> int:
