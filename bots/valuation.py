@@ -47,7 +47,7 @@ from cascadia.projections.wildlife.fox import PER_FOX
 from cascadia.projections.wildlife.groups import connected_groups
 
 Placement = tuple[Hex, int]
-FAR: Hex = (10**6, 10**6)
+ALONE: frozenset[Hex] = frozenset(((10**6, 10**6),))
 """A hex far from every board: where a token that forms a group of its own is scored."""
 UNVALUED = -(10**9)
 """Below every value of a move (a start for maxima)."""
@@ -348,6 +348,8 @@ class TurnValuation:
         self._group_points: dict[tuple[str, frozenset[Hex]], int] = {}
         self._group_sizes: dict[str, tuple[int, ...]] = {}
         """Per species whose groups were found, their sizes sorted."""
+        self._sized_now: dict[tuple[str, str], int] = {}
+        """Per card that reads only group sizes, ``(species, card)``, its points now."""
         self._fox_points: dict[tuple[str, Hex], int] = {}
         self._plans = [_card_plan(tuple(cards.items()), self.options) for cards in self.card_sets]
         self._token = (
@@ -441,7 +443,7 @@ class TurnValuation:
         group_of = self._groups(species)
         touched = {group_of[n] for n in ADJACENT[h] if n in group_of}
         if not touched:  # a group of its own: it scores alike wherever it is
-            return self._score_of(species, card, frozenset((FAR,)))
+            return self._score_of(species, card, ALONE)
         before = 0
         for group in touched:
             before += self._group_score(species, card, group)
@@ -452,6 +454,10 @@ class TurnValuation:
         sizes, with the groups next to ``h`` joined into one."""
         group_of = self._groups(species)
         now = self._group_sizes[species]
+        key = (species, card)
+        before = self._sized_now.get(key)
+        if before is None:
+            before = self._sized_now[key] = self.cards.sized(species, card, now, self.wildlife, self.options)
         sizes = list(now)
         merged = 1
         for group in {group_of[n] for n in ADJACENT[h] if n in group_of}:
@@ -460,7 +466,7 @@ class TurnValuation:
         sizes.append(merged)
         sizes.sort()
         after = self.cards.sized(species, card, tuple(sizes), self.wildlife, self.options, (h, species))
-        return after - self.cards.sized(species, card, now, self.wildlife, self.options)
+        return after - before
 
     def _change_of_foxes(self, scored: str, card: str, h: Hex, species: str) -> int:
         """Fox A-C, a sum over foxes of what each fox's neighbours give it: the foxes
