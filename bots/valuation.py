@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import NamedTuple
 
-from cascadia.domain.components import CARD_LETTERS, TILES, VARIANT_CARDS, WILDLIFE
+from cascadia.domain.components import CARD_LETTERS, HABITATS, TILES, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.environment import Environment
 from cascadia.domain.hexgrid import ADJACENT, NEIGHBOUR_SET, Hex, tile_edges
 from cascadia.domain.options import GameOptions
@@ -38,7 +38,6 @@ from cascadia.projections.habitats import (
     Frontier,
     NearEdges,
     habitat_bonus,
-    habitat_bonuses,
     habitat_points,
     largest_corridors,
 )
@@ -339,7 +338,10 @@ class TurnValuation:
         self.corridors = CorridorIndex.of(self.environment)
         self.sizes = self.corridors.sizes()
         self.largest = [largest_corridors(player.environment) for player in state.players]
-        self.base_bonus = habitat_bonuses(self.largest, self.options)[self.seat]
+        self.base_bonus = {
+            habitat: habitat_bonus([p[habitat] for p in self.largest], self.options)[self.seat]
+            for habitat in HABITATS
+        }
         self.base_points = {h: habitat_points(sizes, self.options) for h, sizes in self.sizes.items()}
         self._cells = _cells_by_species(self.wildlife)
         self._everything = frozenset(self.wildlife.items())

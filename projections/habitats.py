@@ -280,10 +280,13 @@ class Frontier:
         if tiles == known:
             return
         if not (len(tiles) > len(known) and tiles.items() >= known.items()):
-            self._tiles, self.edges = {}, {}
-        for h, (tile_id, rotation) in tiles.items():
-            if h not in self._tiles:
-                self._tiles[h] = (tile_id, rotation)
+            known, self.edges = {}, {}
+            self._tiles = known
+        last = next(reversed(tiles))
+        placed = (last,) if len(tiles) == len(known) + 1 and last not in known else tuple(tiles)
+        for h in placed:  # the usual: the one tile placed since
+            if h not in known:
+                tile_id, rotation = known[h] = tiles[h]
                 self._add(h, EDGE_TABLE[tile_id][rotation], 1 << index.tile_number(h))
 
     def _add(self, h: Hex, edges: tuple[str, ...], bit: int) -> None:
