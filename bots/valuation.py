@@ -615,48 +615,58 @@ class TurnValuation:
         seconds: dict[int, int] = {}
         """The corridor values of each habitat by the tiles joined (for this tile)."""
         near_edges = self._frontier.edges
+        best: tuple[int, int, Placement] | None = None
         for h, legal in self.tile_placements[tile].items():
             near = near_edges.get(h, NO_NEAR)
             a = near.get(first)
             b = near.get(second)
             if a is None and b is None:
-                found[h] = (apart, 0, (h, legal[0]))
-                continue
-            if keystone:
+                entry = (apart, 0, (h, legal[0]))
+            elif keystone:
                 edges, tiles = a
                 joined = 0
                 for bit in tiles:
                     joined |= bit
-                found[h] = (corridor(first, corridors_of(first, joined)), edges.bit_count(), (h, legal[0]))
-                continue
-            a_edges, a_tiles = a or NO_EDGES
-            b_edges, b_tiles = b or NO_EDGES
-            best_value, best_matching, best_rotation = UNVALUED, -1, legal[0]
-            for rotation, a_matched, b_matched, matching in rotation_choices(a_edges, b_edges, tuple(legal)):
-                joined = 0
-                for edge in a_matched:
-                    joined |= a_tiles[edge]
-                value = firsts.get(joined)
-                if value is None:
-                    value = firsts[joined] = corridor(first, corridors_of(first, joined))
-                joined = 0
-                for edge in b_matched:
-                    joined |= b_tiles[edge]
-                other = seconds.get(joined)
-                if other is None:
-                    other = seconds[joined] = corridor(second, corridors_of(second, joined))
-                value += other
-                if value > best_value or (value == best_value and matching > best_matching):
-                    best_value, best_matching, best_rotation = value, matching, rotation
-            found[h] = (best_value, best_matching, (h, best_rotation))
+                entry = (corridor(first, corridors_of(first, joined)), edges.bit_count(), (h, legal[0]))
+            else:
+                a_edges, a_tiles = a or NO_EDGES
+                b_edges, b_tiles = b or NO_EDGES
+                value_at, matching_at, rotation_at = UNVALUED, -1, legal[0]
+                choices = rotation_choices(a_edges, b_edges, tuple(legal))
+                for rotation, a_matched, b_matched, matching in choices:
+                    joined = 0
+                    for edge in a_matched:
+                        joined |= a_tiles[edge]
+                    value = firsts.get(joined)
+                    if value is None:
+                        value = firsts[joined] = corridor(first, corridors_of(first, joined))
+                    joined = 0
+                    for edge in b_matched:
+                        joined |= b_tiles[edge]
+                    other = seconds.get(joined)
+                    if other is None:
+                        other = seconds[joined] = corridor(second, corridors_of(second, joined))
+                    value += other
+                    if value > value_at or (value == value_at and matching > matching_at):
+                        value_at, matching_at, rotation_at = value, matching, rotation
+                entry = (value_at, matching_at, (h, rotation_at))
+            found[h] = entry
+            if best is None or entry[0] > best[0] or (entry[0] == best[0] and entry[1] > best[1]):
+                best = entry
+        if best is not None:
+            self._best_tile[habitats] = best
         return found
 
     def _best_placement(self, tile: int) -> tuple[int, int, Placement]:
-        """The first best placement of ``tile`` by (value, matching edges)."""
+        """The first best placement of ``tile`` by (value, matching edges), found with
+        :meth:`tile_values`."""
         habitats = TILES[tile].habitats
         found = self._best_tile.get(habitats)
         if found is None:
-            found = self._best_tile[habitats] = max(self.tile_values(tile).values(), key=lambda v: v[:2])
+            self.tile_values(tile)
+            found = self._best_tile.get(habitats)
+            if found is None:
+                raise ValueError(f"tile {tile} has no legal placement")
         return found
 
     def best_target(self, species: str) -> tuple[Hex | None, int]:
