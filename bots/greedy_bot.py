@@ -27,7 +27,6 @@ from cascadia.bots.valuation import CardCache, MoveValue, TokenMemo, TurnValuati
 from cascadia.domain.commands import Command, NatureWipe, WipeThree
 from cascadia.domain.components import WILDLIFE
 from cascadia.domain.game import Game
-from cascadia.domain.hexgrid import Hex
 
 MAX_WIPES_PER_TURN = 4
 """Nature wipes the bot buys in one turn at most (each is decided after the last draw)."""
@@ -66,7 +65,7 @@ class GreedyBot(PlanningBot):
         board = state.active.environment
         position = (id(state), state.turn, len(board.tiles), len(board.wildlife), *state.market_tiles)
         if self._turn is None or self._turn[0] != position:
-            valuation = TurnValuation(state, market_placements(game), self.cards, self.tokens)
+            valuation = TurnValuation(state, game.market_tile_rotations(), self.cards, self.tokens)
             self._turn = (position, valuation)
         return self._turn[1]
 
@@ -95,12 +94,6 @@ class GreedyBot(PlanningBot):
             if choice is not None and choice[0] - cost > best.value:
                 return NatureWipe(choice[1])
         return best.move
-
-
-def market_placements(game: Game) -> dict[int, dict[Hex, tuple[int, ...]]]:
-    """The legal placements of each tile of the market (the rules' answer): per hex
-    where it may go, its rotations there."""
-    return {tile: game.legal_tile_rotations(tile) for tile in game.state.market_tiles if tile is not None}
 
 
 def three_alike(market: Sequence[str | None]) -> tuple[int, ...]:

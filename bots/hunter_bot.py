@@ -44,7 +44,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from uuid import UUID
 
-from cascadia.bots.greedy_bot import GreedyBot, market_placements
+from cascadia.bots.greedy_bot import GreedyBot
 from cascadia.bots.valuation import CardCache, MoveValue, TurnValuation
 from cascadia.domain.components import HABITATS, TILES, WILDLIFE
 from cascadia.domain.game import Game
@@ -186,7 +186,7 @@ class HunterBot(GreedyBot):
         if goal is None:
             return super().valuation(game)
         favoured = self.favoured(game) if goal == "eleven_of_one_species" else None
-        return HuntValuation(game.state, market_placements(game), goal, self.cards, favoured)
+        return HuntValuation(game.state, game.market_tile_rotations(), goal, self.cards, favoured)
 
     def favoured(self, game: Game) -> str:
         """The species it collects in ``game``: the one it holds most of (the first in

@@ -379,9 +379,30 @@ class Game:
         tile = self.state.turn_state.taken_tile if tile is None else tile
         if tile is None:
             return {}
-        environment = self.state.active.environment
+        return self._tile_rotations(tile, self.state.active.environment.open_hexes())
+
+    def market_tile_rotations(self) -> dict[int, dict[Hex, tuple[int, ...]]]:
+        """Per tile of the market, :meth:`legal_tile_rotations` of it, to look ahead
+        before taking. Without a placement restriction a tile may go on every open hex
+        in each of its distinct rotations, so tiles alike (keystones, dual tiles) share
+        one answer (which is not to be changed)."""
+        hexes = self.state.active.environment.open_hexes()
+        restricted = self._restricts_placement()
+        found: dict[int, dict[Hex, tuple[int, ...]]] = {}
+        alike: dict[object, dict[Hex, tuple[int, ...]]] = {}
+        for tile in self.state.market_tiles:
+            if tile is not None:
+                key = tile if restricted else distinct_rotations(tile)
+                rotations = alike.get(key)
+                if rotations is None:
+                    rotations = alike[key] = self._tile_rotations(tile, hexes)
+                found[tile] = rotations
+        return found
+
+    def _tile_rotations(self, tile: int, hexes: list[Hex]) -> dict[Hex, tuple[int, ...]]:
+        """:meth:`legal_tile_rotations` of ``tile`` on the open ``hexes``."""
         rotations = distinct_rotations(tile)
-        every = dict.fromkeys(environment.open_hexes(), rotations)
+        every = dict.fromkeys(hexes, rotations)
         if not self._restricts_placement():
             return every
         kept = {}

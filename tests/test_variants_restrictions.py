@@ -126,6 +126,17 @@ def test_must_match_dual_tile_rotations_follow_the_edges():
     game.place_tile(1, -1, 2)
 
 
+@pytest.mark.parametrize("restriction", [{}, {"must_match": True}, {"must_not_match": True}])
+def test_the_market_s_placements_are_each_tile_s_own(restriction):
+    """``market_tile_rotations`` looks ahead for the whole market: per tile, exactly what
+    ``legal_tile_rotations`` of that tile gives, under either restriction or none."""
+    game = stage(MARKET, opts(**restriction))
+    ahead = game.market_tile_rotations()
+    assert sorted(ahead) == sorted(tile for tile, _ in MARKET)
+    for tile, rotations in ahead.items():
+        assert rotations == game.legal_tile_rotations(tile)
+
+
 def test_must_match_allows_any_placement_when_nothing_fits():
     # two mountain keystones, no starter: a wetland keystone matches nowhere
     options = opts(must_match=True, no_starter=True)
