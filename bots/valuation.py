@@ -406,11 +406,12 @@ class TurnValuation:
         known = self._token[species]
         found = known.get(h)
         if found is None:
-            changes = self.card_changes(species, h)
-            if len(changes) == 1:
-                self._changes[species][h] = changes[0]
-                found = known[h] = sum(changes[0].values())
+            if len(self._plans) == 1:
+                changes = self._changes_under(self._plans[0], species, h)
+                self._changes[species][h] = changes
+                found = known[h] = sum(changes.values())
             else:
+                changes = self.card_changes(species, h)
                 totals = [
                     total + sum(change.values())
                     for total, change in zip(self._wildlife_totals, changes, strict=True)
@@ -421,15 +422,16 @@ class TurnValuation:
     def card_changes(self, species: str, h: Hex) -> list[dict[str, int]]:
         """Per card set, the change of each card that a ``species`` token on ``h`` can
         change (the cards it cannot touch are left out: they do not change)."""
-        found = []
-        for plan in self._plans:
-            card, change, readers = plan[species]
-            changes = {species: change(self, species, card, h, species)}
-            for other, card, change in readers:
-                if self._may_touch(other, h):
-                    changes[other] = change(self, other, card, h, species)
-            found.append(changes)
-        return found
+        return [self._changes_under(plan, species, h) for plan in self._plans]
+
+    def _changes_under(self, plan: CardPlan, species: str, h: Hex) -> dict[str, int]:
+        """:meth:`card_changes` under one card set's ``plan``."""
+        card, change, readers = plan[species]
+        changes = {species: change(self, species, card, h, species)}
+        for other, card, change in readers:
+            if self._may_touch(other, h):
+                changes[other] = change(self, other, card, h, species)
+        return changes
 
     def species_points(self) -> dict[str, int]:
         """Each species' points now, under the card set that scores the player best."""
