@@ -372,6 +372,9 @@ class TurnValuation:
             tokens.points = self._species_points[0]
         self._wildlife_totals = [sum(p.values()) for p in self._species_points]
         self._corridor: dict[tuple[str, int], int] = {}
+        self._joining: dict[str, dict[int, int]] = {habitat: {} for habitat in HABITATS}
+        """Per habitat, the corridor value of a new tile joining the tiles whose numbers
+        are the bits of a mask (:meth:`_corridor_value` of their corridors)."""
         self._bonus: dict[tuple[str, int], int] = {}
         self._tile: dict[tuple[str, ...], dict[Hex, tuple[int, int, Placement]]] = {}
         self._frontier = Frontier.of(self.environment)
@@ -613,9 +616,8 @@ class TurnValuation:
         second = habitats[-1]
         keystone = len(habitats) == 1
         corridors_of = self.corridors.corridors_of
-        firsts: dict[int, int] = {}
-        seconds: dict[int, int] = {}
-        """The corridor values of each habitat by the tiles joined (for this tile)."""
+        firsts = self._joining[first]
+        seconds = self._joining[second]
         near_edges = self._frontier.edges
         best: tuple[int, int, Placement] | None = None
         for h, legal in self.tile_placements[tile].items():
