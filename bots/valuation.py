@@ -74,11 +74,26 @@ class CardCache:
     """Card scores remembered across turns, keyed by only the tokens the card reads:
     ``(species, card, hexes of that species)`` for a card that reads its own species,
     ``(species, card, every (hex, species))`` for one that reads others; and for a card
-    that reads only group sizes, ``(species, card, the sizes sorted)``."""
+    that reads only group sizes, ``(species, card, the sizes sorted)``.
+
+    A score also depends on the rulings the cards read (RULES.md 5.4-5.5: ``elk_rings``
+    and ``salmon_runs``), so the scores are kept apart per ruling: one cache may serve
+    games of any options."""
 
     def __init__(self) -> None:
+        self._options: GameOptions | None = None
         self._points: dict[tuple[str, str, frozenset], int] = {}
         self._by_sizes: dict[tuple[str, str, tuple[int, ...]], int] = {}
+        self._by_ruling: dict[tuple[str, str], tuple[dict, dict]] = {}
+
+    def _use(self, options: GameOptions) -> None:
+        """Read and write the scores of ``options``' rulings (a cheap check when the
+        options are those of the last call)."""
+        if options is self._options:
+            return
+        ruling = (options.elk_rings, options.salmon_runs)
+        self._points, self._by_sizes = self._by_ruling.setdefault(ruling, ({}, {}))
+        self._options = options
 
     def sized(
         self,
@@ -91,6 +106,7 @@ class CardCache:
     ) -> int:
         """The score of ``wildlife`` (with ``added`` placed) under a card that reads only
         the sizes of the groups (:func:`scores_group_sizes`), whose sorted sizes are ``sizes``."""
+        self._use(options)
         key = (species, card, sizes)
         found = self._by_sizes.get(key)
         if found is None:
@@ -103,14 +119,16 @@ class CardCache:
         self, species: str, card: str, tokens: frozenset, wildlife: Mapping[Hex, str], options: GameOptions
     ) -> int:
         """The card's score of ``wildlife``, whose tokens the card reads are ``tokens``."""
+        self._use(options)
         key = (species, card, tokens)
         found = self._points.get(key)
         if found is None:
             found = self._points[key] = card_scorer(species, card)(wildlife, options)
         return found
 
-    def known(self, species: str, card: str, tokens: frozenset) -> int | None:
-        """The remembered score for ``tokens``, if any."""
+    def known(self, species: str, card: str, tokens: frozenset, options: GameOptions) -> int | None:
+        """The remembered score for ``tokens`` under ``options``' rulings, if any."""
+        self._use(options)
         return self._points.get((species, card, tokens))
 
 
@@ -491,7 +509,7 @@ class TurnValuation:
     def _change_of_board(self, scored: str, card: str, h: Hex, species: str) -> int:
         """Any other card: the whole board, before and after."""
         read = self._read(scored, card, (h, species))
-        after_points = self.cards.known(scored, card, read)
+        after_points = self.cards.known(scored, card, read, self.options)
         if after_points is None:
             after_points = self._card(scored, card, read, {**self.wildlife, h: species})
         return after_points - self._points_now(scored, card)
@@ -534,7 +552,7 @@ class TurnValuation:
 
     def _score_of(self, species: str, card: str, cells: frozenset[Hex]) -> int:
         """``species``' card scored on just the ``species`` tokens on ``cells``."""
-        known = self.cards.known(species, card, cells)
+        known = self.cards.known(species, card, cells, self.options)
         if known is None:
             known = self._card(species, card, cells, dict.fromkeys(cells, species))
         return known

@@ -50,17 +50,31 @@ def test_token_value_is_the_change_of_the_full_wildlife_score(game: Game, pick: 
     check_token_value(game, pick, species, CardCache())
 
 
-SHARED_CACHES: dict[GameOptions, CardCache] = {}
-"""Card scores remembered over the examples of the next test with the same options, as a
-bot remembers them over a game."""
+SHARED_CACHE = CardCache()
+"""Card scores remembered over the examples of the next test, whatever their options, as
+a bot remembers them over its games."""
 
 
 @settings(max_examples=300, deadline=None)
 @given(game=boards(), pick=st.integers(0, 10**6), species=st.sampled_from(WILDLIFE))
 def test_token_value_with_scores_remembered_from_other_boards(game: Game, pick: int, species: str) -> None:
     """Scores remembered by the tokens a card reads, or by the group sizes for the cards
-    that read only those (the bear cards, hawk A), hold on any board."""
-    check_token_value(game, pick, species, SHARED_CACHES.setdefault(game.state.options, CardCache()))
+    that read only those (the bear cards, hawk A), hold on any board and under any
+    options."""
+    check_token_value(game, pick, species, SHARED_CACHE)
+
+
+def test_one_cache_keeps_each_ruling_s_scores_apart() -> None:
+    """Elk D scores these three elk 7 with arcs and 8 with any subset of a ring (RULES.md
+    5.4): one cache asked under both rulings, in either order, gives each its own."""
+    elk = dict.fromkeys([(-1, 1), (1, -1), (1, 0)], "elk")
+    tokens = frozenset(elk)
+    arc, any_subset = GameOptions(elk_rings="arc"), GameOptions(elk_rings="any-subset")
+    cache = CardCache()
+    assert cache.points("elk", "D", tokens, elk, arc) == 7
+    assert cache.known("elk", "D", tokens, any_subset) is None
+    assert cache.points("elk", "D", tokens, elk, any_subset) == 8
+    assert cache.known("elk", "D", tokens, GameOptions(elk_rings="arc", cards="all-a")) == 7
 
 
 def check_token_value(game: Game, pick: int, species: str, cards: CardCache) -> None:
