@@ -25,6 +25,7 @@ from cascadia.domain.options import GameOptions
 
 DEFAULT_ATTEMPTS = 3
 
+
 class GameAlreadyStoredError(CascadiaError):
     """A new game whose id (derived from its seed, seats and options) is already stored."""
 

@@ -234,9 +234,7 @@ def games_list(
         return
     table = Table("id", "players", "status", "score", "cards", box=box.SIMPLE_HEAD, pad_edge=False)
     for game in games:
-        table.add_row(
-            game.short_id, ", ".join(game.names), _status(game), _score(game), _cards(game.cards)
-        )
+        table.add_row(game.short_id, ", ".join(game.names), _status(game), _score(game), _cards(game.cards))
     console.print(table)
     shown = f"{len(games)} of {matching}" if len(games) < matching else f"{matching}"
     more = " (--limit 0 shows all)" if len(games) < matching else ""
@@ -255,9 +253,11 @@ def _score(game: GameSummary) -> str:
     best = max(game.totals)
     if len(game.names) == 1:
         return f"{best}"
-    seats = game.winners if game.winners is not None else [
-        seat for seat, total in enumerate(game.totals) if total == best
-    ]
+    seats = (
+        game.winners
+        if game.winners is not None
+        else [seat for seat, total in enumerate(game.totals) if total == best]
+    )
     if len(seats) == len(game.names):
         return f"tied {best}"
     names = ", ".join(seat_name(game.names, seat) for seat in seats)

@@ -337,8 +337,7 @@ class PlayLoop:
         if species in tile.wildlife and not state.options.no_token_on_new_tile:
             return f"No tile of yours can take the {species} now; the tile you hold can, once placed."
         return (
-            f"No tile of yours can take the {species}, nor can the tile you hold: "
-            "it will go back to the bag."
+            f"No tile of yours can take the {species}, nor can the tile you hold: it will go back to the bag."
         )
 
     def show_rotations(self) -> None:

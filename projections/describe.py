@@ -92,9 +92,13 @@ def describe_event(event: ev.GameEvent, names: Sequence[str], view: Mapping[str,
     if isinstance(event, ev.StarterTilesDealt):
         return "Starter tiles: " + ", ".join(f"{who(i)} #{s}" for i, s in enumerate(e.starters)) + "."
     if isinstance(event, ev.OpeningTilesDealt):
-        return "Opening tiles: " + "; ".join(
-            f"{who(i)} {' and '.join(tile_text(t) for t in tiles)}" for i, tiles in enumerate(e.tiles)
-        ) + "."
+        return (
+            "Opening tiles: "
+            + "; ".join(
+                f"{who(i)} {' and '.join(tile_text(t) for t in tiles)}" for i, tiles in enumerate(e.tiles)
+            )
+            + "."
+        )
     if isinstance(event, ev.SecretCardsDealt):
         return f"Secret cards dealt face down ({plural(len(e.species), 'player')}, one each)."
     if isinstance(event, ev.SecretCardRevealed):
@@ -104,7 +108,8 @@ def describe_event(event: ev.GameEvent, names: Sequence[str], view: Mapping[str,
         return f"{subject(names, e.seat, 'plays', 'play')} first."
     if isinstance(event, ev.MarketRefilled):
         fills = [
-            f"slot {slot}: " + " + ".join(
+            f"slot {slot}: "
+            + " + ".join(
                 part for part in (tile_text(tile) if tile is not None else "", wildlife or "") if part
             )
             for slot, tile, wildlife in e.fills
@@ -126,8 +131,10 @@ def describe_event(event: ev.GameEvent, names: Sequence[str], view: Mapping[str,
             f"{', '.join(e.drawn)} drawn."
         )
     if isinstance(event, ev.PairTaken):
-        where = f"slot {e.tile_slot}" if e.tile_slot == e.wildlife_slot else (
-            f"slots {e.tile_slot} and {e.wildlife_slot}"
+        where = (
+            f"slot {e.tile_slot}"
+            if e.tile_slot == e.wildlife_slot
+            else (f"slots {e.tile_slot} and {e.wildlife_slot}")
         )
         return f"{who(e.player)} took tile {tile_text(e.tile)} and {article(e.wildlife)} from {where}."
     if isinstance(event, ev.TilePlaced):

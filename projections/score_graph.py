@@ -66,12 +66,8 @@ def score_graph_svg(
         )
     tick = max(1, last // 10)
     for turn in range(0, last + 1, tick):
-        parts.append(
-            f'<text x="{x(turn)}" y="{num(HEIGHT - BOTTOM + 12)}" {CENTRED}>{turn}</text>'
-        )
-    parts.append(
-        f'<text x="{num(LEFT + plot_w / 2)}" y="{num(HEIGHT - 4)}" {CENTRED}>turn</text>'
-    )
+        parts.append(f'<text x="{x(turn)}" y="{num(HEIGHT - BOTTOM + 12)}" {CENTRED}>{turn}</text>')
+    parts.append(f'<text x="{num(LEFT + plot_w / 2)}" y="{num(HEIGHT - 4)}" {CENTRED}>turn</text>')
     by_turn = dict(zip(turns, range(len(turns)), strict=True))
     for seat, name in enumerate(names):
         colour = LINE_COLOURS[seat % len(LINE_COLOURS)]

@@ -129,9 +129,7 @@ def common_views(boards: Sequence[Iterable[Hex]], size: float = HEX_SIZE) -> lis
     views = [board_view(hexes, size) for hexes in boards]
     width = max((v[2] for v in views), default=0.0)
     height = max((v[3] for v in views), default=0.0)
-    return [
-        (x + (w - width) / 2, y + (h - height) / 2, width, height) for x, y, w, h in views
-    ]
+    return [(x + (w - width) / 2, y + (h - height) / 2, width, height) for x, y, w, h in views]
 
 
 # -- pieces ------------------------------------------------------------------------------

@@ -125,7 +125,6 @@ class MapService:
                 bot.pursue(open_standard(path))
         return bot
 
-
     def settle(self, game_id: UUID) -> None:
         """Once a map's game is over: record it on the map, then let its bot winners
         mark (each at most once; safe to call again, or from several processes)."""

@@ -69,8 +69,9 @@ def test_marks_are_rewritten_whole_at_each_ingest(cli, tmp_path):
     cli("ingest", "--from-store")
     with AnalyticsDB(tmp_path) as db:
         after = db.records("SELECT count(*) AS n FROM marks")[0]["n"]
-        assert db.records("SELECT count(DISTINCT cell) AS n FROM marks WHERE player = 'greedy'")[0]["n"] == (
-            db.records("SELECT count(*) AS n FROM marks WHERE player = 'greedy'")[0]["n"]
+        assert (
+            db.records("SELECT count(DISTINCT cell) AS n FROM marks WHERE player = 'greedy'")[0]["n"]
+            == (db.records("SELECT count(*) AS n FROM marks WHERE player = 'greedy'")[0]["n"])
         )
     assert after >= before > 0
 

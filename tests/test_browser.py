@@ -96,8 +96,14 @@ def browsers(tmp_path_factory) -> Iterator[Callable[..., WebDriver]]:
         downloads = tmp_path_factory.mktemp("downloads")
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
-        for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                    f"--window-size={max(width, 500)},{height}", "--hide-scrollbars"):
+        for arg in (
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-dev-shm-usage",
+            "--disable-gpu",
+            f"--window-size={max(width, 500)},{height}",
+            "--hide-scrollbars",
+        ):
             options.add_argument(arg)
         options.add_experimental_option("prefs", {"download.default_directory": str(downloads)})
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -306,8 +312,13 @@ def test_a_human_plays_a_whole_game_against_greedy_by_clicking(server, browsers,
     # the end screen: winner, scores, seed revealed and checked against the commitment
     winner = driver.find_element(By.ID, "winner").text
     assert re.search(r"^\u2605 (You win|.+ wins) with \d+ points|^\u2605 Shared win", winner), winner
-    wait(driver, lambda d: "commitment" in d.find_element(By.ID, "commitment-verdict").text
-         and not d.find_element(By.ID, "commitment-verdict").text.startswith("Checking"))
+    wait(
+        driver,
+        lambda d: (
+            "commitment" in d.find_element(By.ID, "commitment-verdict").text
+            and not d.find_element(By.ID, "commitment-verdict").text.startswith("Checking")
+        ),
+    )
     assert driver.find_element(By.ID, "commitment-verdict").text.startswith("\u2714")
     seed = driver.find_element(By.ID, "seed").text
     assert seed.isdigit()
@@ -538,7 +549,8 @@ def test_a_winner_marks_the_map_on_the_end_screen_and_the_map_page_shows_it_live
     server, app = live_server
     mode = "must_match"
     seed = next(  # a game the human (played greedily through the API) wins against greedy
-        s for s in range(100)
+        s
+        for s in range(100)
         if simulated_winners(s, ["you", "greedy"], {mode: True, "achievement_mode": mode}, {0}) == ("you",)
     )
 

@@ -179,4 +179,3 @@ def test_the_json_of_games_matches_the_stored_game(cli, tmp_path):
     state = Game.replay(GameStore(tmp_path).game_events(UUID(game_id))).state
     assert row["options"] == {"cards": "all-a"} and row["cards"] == state.cards
     assert row["finished"] and row["turns"] == 40 and len(row["scores"]) == 2 and row["winners"]
-

@@ -56,6 +56,7 @@ RUNS: dict[str, tuple[list[str], str, bool]] = {
 }
 """In the order they run (later ones use what earlier ones stored)."""
 
+
 def json_commands() -> set[str]:
     """Every command of the application that has a ``--json`` option."""
     found: set[str] = set()

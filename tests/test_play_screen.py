@@ -183,7 +183,7 @@ def test_after_the_token_goes_first_the_screen_no_longer_says_it_is_held(cli, tm
     script = [_pair_with_target, _token_first, "show", None]
     code, out, _ = cli("play", game_id[:8], stdin=Answerer(tmp_path, game_id, script=script))
     assert code == 0
-    after = out[out.index("tile> token "):]
+    after = out[out.index("tile> token ") :]
     assert "token and this tile" not in after
     assert "You hold this tile (the " in after and "is no longer in your hand)" in after
 

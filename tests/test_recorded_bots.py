@@ -90,6 +90,7 @@ def test_the_log_header_holds_the_bots_and_the_audit_binds_them() -> None:
     assert LogHeader.from_events(events).body()["version"] == 2
     with pytest.raises(LogFormatError, match="bots"):
         audit_bytes(with_raw_header(data, lambda body: {**body, "bots": "random"}))
+
     def without_bots(body: dict[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in body.items() if k != "bots"}
 

@@ -174,7 +174,7 @@ def test_the_winner_marks_by_token_and_every_other_caller_is_refused(api, played
     ann_path = progress["players"][0]
     assert [(c["cell"], c["achievement"], c["game_id"]) for c in ann_path["cells"]] == [(1, MODE, game_id)]
     assert progress["players"][1]["cells"] == []
-    assert 'cell 1: won a must match game' in api.get(f"/api/maps/{played['map_id']}/svg").text
+    assert "cell 1: won a must match game" in api.get(f"/api/maps/{played['map_id']}/svg").text
 
 
 def test_a_finished_game_is_recorded_on_its_map_once(api, played):

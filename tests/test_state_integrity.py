@@ -247,4 +247,3 @@ def test_a_pair_the_market_does_not_hold():
     assert isinstance(taken, ev.PairTaken)
     assert_corrupt(corrupted(events, len(events) - 1, tile=taken.tile + 1), "does not hold the pair")
     assert_corrupt(corrupted(events, len(events) - 1, tile_slot=9), r"event \d+ \(PairTaken\)")
-

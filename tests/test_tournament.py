@@ -30,8 +30,14 @@ def test_fewer_bots_than_seats_repeat_and_repeated_seatings_are_played_once() ->
 def test_more_bots_than_seats_give_every_window_as_a_lineup() -> None:
     found = seatings(["greedy", "random", "search@2"], 2)
     assert sorted(map(tuple, found)) == sorted(
-        [("greedy", "random"), ("random", "greedy"), ("random", "search@2"), ("search@2", "random"),
-         ("search@2", "greedy"), ("greedy", "search@2")]
+        [
+            ("greedy", "random"),
+            ("random", "greedy"),
+            ("random", "search@2"),
+            ("search@2", "random"),
+            ("search@2", "greedy"),
+            ("greedy", "search@2"),
+        ]
     )
 
 
