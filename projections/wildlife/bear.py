@@ -27,7 +27,7 @@ MEDIUM_GROUP_POINTS = (0, 0, 5, 8, 13, 0)
 
 def group_sizes(wildlife: Mapping[Hex, str]) -> list[int]:
     """The size of every bear group."""
-    return [len(group) for group in tokens_of(wildlife).groups(BEAR)]
+    return list(map(len, tokens_of(wildlife).groups(BEAR)))
 
 
 def bear_a(wildlife: Mapping[Hex, str]) -> int:
@@ -53,7 +53,9 @@ def bear_c(wildlife: Mapping[Hex, str]) -> int:
     at least one group of each size 1, 2 and 3."
     """
     sizes = group_sizes(wildlife)
-    total = sum(points(SMALL_GROUP_POINTS, size) for size in sizes)
+    total = 0
+    for size in sizes:
+        total += points(SMALL_GROUP_POINTS, size)
     if 1 in sizes and 2 in sizes and 3 in sizes:
         total += ALL_SIZES_BONUS
     return total
@@ -64,4 +66,7 @@ def bear_d(wildlife: Mapping[Hex, str]) -> int:
 
     RULES.md 5.3: "per group of size 2 → 5, 3 → 8, 4 → 13."
     """
-    return sum(points(MEDIUM_GROUP_POINTS, size) for size in group_sizes(wildlife))
+    total = 0
+    for size in group_sizes(wildlife):
+        total += points(MEDIUM_GROUP_POINTS, size)
+    return total

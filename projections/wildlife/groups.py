@@ -11,7 +11,8 @@ scoring all five cards of a board finds each group only once.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from operator import itemgetter
 
 from cascadia.domain.components import WILDLIFE
 from cascadia.domain.hexgrid import ADJACENT, NEIGHBOUR_SET, Hex
@@ -28,7 +29,11 @@ def connected_groups(cells: Collection[Hex]) -> list[Group]:
     remaining = set(cells)
     found: list[Group] = []
     while remaining:
-        group = [remaining.pop()]
+        h = remaining.pop()
+        if remaining.isdisjoint(NEIGHBOUR_SET[h]):  # a group of one (the most common)
+            found.append([h])
+            continue
+        group = [h]
         for h in group:  # the group grows while it is read: a breadth-first search
             near = remaining & NEIGHBOUR_SET[h]
             if near:
@@ -125,8 +130,10 @@ def mask_components(mask: int, links: Sequence[int]) -> list[int]:
         part = frontier = mask & -mask
         while frontier:
             grow = 0
-            for i in bits(frontier):
-                grow |= links[i]
+            while frontier:  # the links of every index in the frontier, lowest first
+                low = frontier & -frontier
+                grow |= links[low.bit_length() - 1]
+                frontier ^= low
             frontier = grow & mask & ~part
             part |= frontier
         parts.append(part)
@@ -134,6 +141,6 @@ def mask_components(mask: int, links: Sequence[int]) -> list[int]:
     return parts
 
 
-def row_order(h: Hex) -> tuple[int, int]:
-    """Sort key of hexes row by row (``r``, then ``q``), used to anchor formations."""
-    return (h[1], h[0])
+row_order: Callable[[Hex], tuple[int, int]] = itemgetter(1, 0)
+"""Sort key of hexes row by row (``r``, then ``q``), used to anchor formations (a C-level
+key: sorting calls it once per hex)."""

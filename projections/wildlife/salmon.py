@@ -59,7 +59,10 @@ def salmon_a(wildlife: Mapping[Hex, str], options: GameOptions = DEFAULT_OPTIONS
     RULES.md 5.5: "per run by size 1 → 2, 2 → 5, 3 → 8, 4 → 12, 5 → 16, 6 → 20,
     7+ → 25."
     """
-    return sum(points(RUN_POINTS_A, len(run)) for run in runs(wildlife, options))
+    total = 0
+    for run in runs(wildlife, options):
+        total += points(RUN_POINTS_A, len(run))
+    return total
 
 
 def salmon_b(wildlife: Mapping[Hex, str], options: GameOptions = DEFAULT_OPTIONS) -> int:
@@ -67,7 +70,10 @@ def salmon_b(wildlife: Mapping[Hex, str], options: GameOptions = DEFAULT_OPTIONS
 
     RULES.md 5.5: "1 → 2, 2 → 4, 3 → 9, 4 → 11, 5+ → 17" (per run, by size).
     """
-    return sum(points(RUN_POINTS_B, len(run)) for run in runs(wildlife, options))
+    total = 0
+    for run in runs(wildlife, options):
+        total += points(RUN_POINTS_B, len(run))
+    return total
 
 
 def salmon_c(wildlife: Mapping[Hex, str], options: GameOptions = DEFAULT_OPTIONS) -> int:
@@ -75,7 +81,10 @@ def salmon_c(wildlife: Mapping[Hex, str], options: GameOptions = DEFAULT_OPTIONS
 
     RULES.md 5.5: "only runs of 3 or more: 3 → 10, 4 → 12, 5+ → 15."
     """
-    return sum(points(RUN_POINTS_C, len(run)) for run in runs(wildlife, options))
+    total = 0
+    for run in runs(wildlife, options):
+        total += points(RUN_POINTS_C, len(run))
+    return total
 
 
 def salmon_d(wildlife: Mapping[Hex, str], options: GameOptions = DEFAULT_OPTIONS) -> int:

@@ -22,7 +22,10 @@ def family(wildlife: Mapping[Hex, str], species: str) -> int:
     RULES.md 5.8: "Per group of one species, any shape: **Family**: 1 → 2, 2 → 5,
     3+ → 9."
     """
-    return sum(points(FAMILY_POINTS, len(g)) for g in tokens_of(wildlife).groups(species))
+    total = 0
+    for group in tokens_of(wildlife).groups(species):
+        total += points(FAMILY_POINTS, len(group))
+    return total
 
 
 def intermediate(wildlife: Mapping[Hex, str], species: str) -> int:
@@ -31,4 +34,7 @@ def intermediate(wildlife: Mapping[Hex, str], species: str) -> int:
     RULES.md 5.8: "Per group of one species, any shape: **Intermediate**: 1 → 0,
     2 → 5, 3 → 8, 4+ → 12."
     """
-    return sum(points(INTERMEDIATE_POINTS, len(g)) for g in tokens_of(wildlife).groups(species))
+    total = 0
+    for group in tokens_of(wildlife).groups(species):
+        total += points(INTERMEDIATE_POINTS, len(group))
+    return total
