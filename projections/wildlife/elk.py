@@ -113,7 +113,10 @@ def elk_c(wildlife: Mapping[Hex, str]) -> int:
     split into connected formations when that scores more (10 elk → 8 + 2 = 32),
     because elk always score the best interpretation."
     """
-    return sum(_best_connected_split(group) for group in tokens_of(wildlife).groups(ELK))
+    total = 0
+    for group in tokens_of(wildlife).groups(ELK):
+        total += _best_connected_split(group)
+    return total
 
 
 def elk_d(wildlife: Mapping[Hex, str], options: GameOptions = DEFAULT_OPTIONS) -> int:
@@ -150,10 +153,13 @@ def unconstrained_best(n: int) -> int:
     return _unconstrained[n]
 
 
+unconstrained_best(_CLOSED_FORM_UP_TO)  # the closed forms, read directly below
+
+
 def _best_connected_split(group: Group) -> int:
     """The best Elk C total of one connected group."""
     if len(group) <= _CLOSED_FORM_UP_TO:
-        return unconstrained_best(len(group))
+        return _unconstrained[len(group)]
     order = sorted(group, key=row_order)
     return _ConnectedSplit(neighbour_mask(order)).best((1 << len(order)) - 1)
 

@@ -10,10 +10,13 @@ How the maximum is found:
   ``q``) is ``(0, 0)``. Every placement of a shape is therefore found exactly once,
   anchored at its first hex.
 - The caller splits the tokens into parts that no placement spans (the groups, for
-  connected shapes); a part of one or two tokens is looked up directly.
+  connected shapes); a part of one or two tokens is looked up directly (two tokens by
+  the offset between them).
 - The tokens of a part are indexed in row order and every placement of every shape
-  that lies entirely on tokens becomes a bitmask. Tokens that share a placement are linked;
-  the linked pieces are solved independently (a formation never spans two).
+  that lies entirely on tokens becomes a bitmask. The shapes are grouped by their
+  second hex, so that one missing token there rules out all the shapes of its group
+  at once. Tokens that share a placement are linked; the linked pieces are solved
+  independently (a formation never spans two).
 - Per linked piece, ``best(mask)`` is a memoised search over bitmasks of the tokens still
   free: the lowest free token must be in some formation, and that formation is
   anchored at it (every other token of it comes later in row order), so
@@ -38,11 +41,16 @@ Shape = tuple[Hex, ...]
 
 @dataclass(frozen=True, slots=True)
 class ShapeTable:
-    """A card's formations: normalised shapes (smallest first) with their points."""
+    """A card's formations (normalised shapes with their points), indexed for the search."""
 
-    shapes: tuple[tuple[Shape, int], ...]
-    points: Mapping[Shape, int]
     single: int
+    """The points of the single hex."""
+    pairs: Mapping[Hex, int]
+    """The best total of a part of two tokens, by the offset from one to the other
+    (both ways round); two tokens at an offset not listed score as two singles."""
+    branches: tuple[tuple[Hex, tuple[tuple[Shape, int], ...]], ...]
+    """The shapes of two or more hexes grouped by their second hex: per second hex, the
+    rest of each shape (its hexes after the second) with its points."""
     solved: dict[Shape, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
     """The best total of small parts already solved, by their normalised shape."""
 
@@ -57,11 +65,11 @@ def normalise(cells: Iterable[Hex]) -> Shape:
     """``cells`` in row order, moved so that the first one is ``(0, 0)``."""
     ordered = sorted(cells, key=row_order)
     q0, r0 = ordered[0]
-    return tuple((q - q0, r - r0) for q, r in ordered)
+    return tuple([(q - q0, r - r0) for q, r in ordered])
 
 
 def shape_table(shapes: Iterable[tuple[Iterable[Hex], int]]) -> ShapeTable:
-    """Normalised, de-duplicated shapes with their points (the best points per shape)."""
+    """The table of ``shapes``: normalised, de-duplicated (the best points per shape)."""
     best: dict[Shape, int] = {}
     for cells, value in shapes:
         shape = normalise(cells)
@@ -70,8 +78,15 @@ def shape_table(shapes: Iterable[tuple[Iterable[Hex], int]]) -> ShapeTable:
         best[shape] = max(value, best.get(shape, value))
     if ((0, 0),) not in best:
         raise ValueError("a shape table must contain the single hex")
-    ordered = tuple(sorted(best.items(), key=lambda item: (len(item[0]), item[0])))
-    return ShapeTable(ordered, best, best[((0, 0),)])
+    single = best.pop(((0, 0),))
+    pairs: dict[Hex, int] = {}
+    branches: dict[Hex, list[tuple[Shape, int]]] = {}
+    for shape, value in sorted(best.items(), key=lambda item: (len(item[0]), item[0])):
+        if len(shape) == 2:
+            dq, dr = shape[1]
+            pairs[(dq, dr)] = pairs[(-dq, -dr)] = max(value, 2 * single)
+        branches.setdefault(shape[1], []).append((shape[2:], value))
+    return ShapeTable(single, pairs, tuple((second, tuple(rest)) for second, rest in branches.items()))
 
 
 def best_partition(parts: Iterable[Collection[Hex]], shapes: ShapeTable) -> int:
@@ -89,7 +104,8 @@ def best_partition(parts: Iterable[Collection[Hex]], shapes: ShapeTable) -> int:
         if size == 1:
             total += single
         elif size == 2:
-            total += max(2 * single, shapes.points.get(normalise(cells), 0))
+            a, b = cells
+            total += shapes.pairs.get((b[0] - a[0], b[1] - a[1]), 2 * single)
         elif size <= SOLVED_SIZE:
             shape = normalise(cells)
             found = shapes.solved.get(shape)
@@ -108,20 +124,25 @@ def _best_of_part(cells: Collection[Hex], shapes: ShapeTable) -> int:
     index = {h: i for i, h in enumerate(order)}
     anchored: list[list[tuple[int, int]]] = []
     links = [1 << i for i in range(len(order))]
-    for q, r in order:
-        found = []
-        for offsets, value in shapes.shapes:
-            mask = 0
-            for dq, dr in offsets:
-                j = index.get((q + dq, r + dr))
-                if j is None:
-                    break
-                mask |= 1 << j
-            else:
-                found.append((mask, value))
-                if mask & (mask - 1):
-                    for j in bits(mask):
-                        links[j] |= mask
+    for i, (q, r) in enumerate(order):
+        anchor = 1 << i
+        found = [(anchor, shapes.single)]  # the single hex, then the shapes branch by branch
+        for (sq, sr), rests in shapes.branches:
+            j = index.get((q + sq, r + sr))
+            if j is None:  # no shape of this branch lies on the tokens
+                continue
+            pair = anchor | 1 << j
+            for rest, value in rests:
+                mask = pair
+                for dq, dr in rest:
+                    k = index.get((q + dq, r + dr))
+                    if k is None:
+                        break
+                    mask |= 1 << k
+                else:
+                    found.append((mask, value))
+                    for k in bits(mask):
+                        links[k] |= mask
         anchored.append(found)
 
     return best_cover(anchored, links)
@@ -152,4 +173,7 @@ def best_cover(anchored: Sequence[Sequence[tuple[int, int]]], links: Sequence[in
         memo[mask] = top
         return top
 
-    return sum(best(part) for part in mask_components((1 << len(anchored)) - 1, links))
+    total = 0
+    for part in mask_components((1 << len(anchored)) - 1, links):
+        total += best(part)
+    return total
