@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from cascadia.domain.hexgrid import ADJACENT, Hex
-from cascadia.projections.wildlife.groups import points, tokens_of
+from cascadia.domain.hexgrid import ADJACENT, NEIGHBOUR_SET, Hex
+from cascadia.projections.wildlife.groups import tokens_of
 from cascadia.projections.wildlife.matching import best_pairing
 
 FOX = "fox"
@@ -18,23 +18,22 @@ PAIRED_SPECIES_POINTS = (0, 3, 5, 7)
 """Fox B by the number of non-fox species with at least two adjacent tokens."""
 PAIR_POINTS = (0, 5, 7, 9, 11)
 """Fox D per pair by the number of non-fox species with at least two tokens around it."""
-MIN_TOKENS = 2
-"""Fox B and D count a species only with at least two tokens."""
+NOT_COUNTED = frozenset({None, FOX})
+"""What fox B, C and D leave out of the species around: no token, or a fox."""
 
 
-def _other_species(raw: Mapping[Hex, str], hexes: Iterable[Hex]) -> dict[str, int]:
-    """How many non-fox tokens of each species lie on ``hexes``."""
-    counts: dict[str, int] = {}
+def _doubled(raw: Mapping[Hex, str], hexes: Iterable[Hex]) -> int:
+    """The number of non-fox species with at least two tokens on ``hexes``."""
+    seen: set[str | None] = set()
+    doubled: set[str | None] = set()
     for h in hexes:
         species = raw.get(h)
-        if species is not None and species != FOX:
-            counts[species] = counts.get(species, 0) + 1
-    return counts
-
-
-def _doubled(counts: dict[str, int]) -> int:
-    """The number of species with at least two tokens in ``counts``."""
-    return sum(1 for n in counts.values() if n >= MIN_TOKENS)
+        if species in seen:
+            doubled.add(species)
+        else:
+            seen.add(species)
+    doubled -= NOT_COUNTED
+    return len(doubled)
 
 
 def fox_a_at(raw: Mapping[Hex, str], fox: Hex) -> int:
@@ -46,12 +45,17 @@ def fox_a_at(raw: Mapping[Hex, str], fox: Hex) -> int:
 
 def fox_b_at(raw: Mapping[Hex, str], fox: Hex) -> int:
     """What the fox on ``fox`` scores under fox B (see :func:`fox_b`)."""
-    return points(PAIRED_SPECIES_POINTS, _doubled(_other_species(raw, ADJACENT[fox])))
+    return PAIRED_SPECIES_POINTS[_doubled(raw, ADJACENT[fox])]  # six hexes: at most 3
 
 
 def fox_c_at(raw: Mapping[Hex, str], fox: Hex) -> int:
     """What the fox on ``fox`` scores under fox C (see :func:`fox_c`)."""
-    return max(_other_species(raw, ADJACENT[fox]).values(), default=0)
+    counts: dict[str, int] = {}
+    for h in ADJACENT[fox]:
+        species = raw.get(h)
+        if species not in NOT_COUNTED:
+            counts[species] = counts.get(species, 0) + 1
+    return max(counts.values(), default=0)
 
 
 PER_FOX = {"A": fox_a_at, "B": fox_b_at, "C": fox_c_at}
@@ -66,7 +70,11 @@ def fox_a(wildlife: Mapping[Hex, str]) -> int:
     (foxes included): n → n."
     """
     tokens = tokens_of(wildlife)
-    return sum(fox_a_at(tokens.raw, f) for f in tokens.cells(FOX))
+    raw = tokens.raw
+    total = 0
+    for fox in tokens.cells(FOX):
+        total += fox_a_at(raw, fox)
+    return total
 
 
 def fox_b(wildlife: Mapping[Hex, str]) -> int:
@@ -76,7 +84,11 @@ def fox_b(wildlife: Mapping[Hex, str]) -> int:
     adjacent to it: 1 → 3, 2 → 5, 3 → 7."
     """
     tokens = tokens_of(wildlife)
-    return sum(fox_b_at(tokens.raw, f) for f in tokens.cells(FOX))
+    raw = tokens.raw
+    total = 0
+    for fox in tokens.cells(FOX):
+        total += fox_b_at(raw, fox)
+    return total
 
 
 def fox_c(wildlife: Mapping[Hex, str]) -> int:
@@ -86,7 +98,11 @@ def fox_c(wildlife: Mapping[Hex, str]) -> int:
     species: n → n (1..6)."
     """
     tokens = tokens_of(wildlife)
-    return sum(fox_c_at(tokens.raw, f) for f in tokens.cells(FOX))
+    raw = tokens.raw
+    total = 0
+    for fox in tokens.cells(FOX):
+        total += fox_c_at(raw, fox)
+    return total
 
 
 def fox_d(wildlife: Mapping[Hex, str]) -> int:
@@ -97,17 +113,15 @@ def fox_d(wildlife: Mapping[Hex, str]) -> int:
     hexes adjacent to the pair: 1 → 5, 2 → 7, 3 → 9, 4 → 11."
     """
     tokens = tokens_of(wildlife)
+    foxes = tokens.cells(FOX)
+    if len(foxes) < 2:  # no pair
+        return 0
     raw = tokens.raw
     pairs = []
-    for group in tokens.groups(FOX):
-        if len(group) < 2:
-            continue
-        foxes = set(group)
-        for a in group:
-            for b in ADJACENT[a][:3]:  # directions NE, E, SE: each adjacent pair once
-                if b in foxes:
-                    around = set(ADJACENT[a]).union(ADJACENT[b])
-                    around.discard(a)
-                    around.discard(b)
-                    pairs.append((a, b, points(PAIR_POINTS, _doubled(_other_species(raw, around)))))
+    for a in foxes:
+        for b in ADJACENT[a][:3]:  # directions NE, E, SE: each adjacent pair once
+            if b in foxes:
+                # the 8 hexes around the pair, and the pair itself (foxes: not counted)
+                doubled = _doubled(raw, NEIGHBOUR_SET[a] | NEIGHBOUR_SET[b])
+                pairs.append((a, b, PAIR_POINTS[doubled]))  # eight hexes: at most 4
     return best_pairing(pairs)
