@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from itertools import pairwise
 
-from cascadia.domain.hexgrid import Hex, distance
-from cascadia.projections.wildlife.groups import Tokens, points, tokens_of
+from cascadia.domain.hexgrid import NEIGHBOUR_SET, Hex, distance
+from cascadia.projections.wildlife.groups import Tokens, points, row_order, tokens_of
 from cascadia.projections.wildlife.matching import best_pairing
 
 HAWK = "hawk"
@@ -25,6 +25,8 @@ ISOLATED_POINTS = (0, 2, 5, 8, 11, 14, 18, 22, 26)
 """Hawk A by the number of hawks adjacent to no hawk, ``8+`` -> 26."""
 SIGHTED_POINTS = (0, 0, 5, 9, 12, 16, 20, 24, 28)
 """Hawk B by the number of isolated hawks with a line of sight, ``8+`` -> 28."""
+MIN_SIGHTED = 2
+"""Hawk B scores nothing with fewer isolated hawks than this (``0-1 -> 0``)."""
 LINE_OF_SIGHT_POINTS = 3
 """Hawk C per line of sight."""
 PAIR_POINTS = (0, 4, 7, 9)
@@ -36,14 +38,18 @@ def lines_of_sight(hawks: Collection[Hex]) -> list[tuple[Hex, Hex]]:
     sight: list[tuple[Hex, Hex]] = []
     if len(hawks) < 2:  # a line of sight joins two hawks
         return sight
-    for line in (
-        sorted((h[1], h[0], h) for h in hawks),  # axis E-W: by r (the line), then q
-        sorted((h[0], h[1], h) for h in hawks),  # axis SE-NW: by q, then r
-        sorted((h[0] + h[1], h[0], h) for h in hawks),  # axis NE-SW: by q + r, then q
-    ):
-        for (line_a, at_a, a), (line_b, at_b, b) in pairwise(line):
-            if line_a == line_b and at_b - at_a > 1:
-                sight.append((a, b))
+    line = sorted(hawks, key=row_order)  # axis E-W: by r (the line), then q
+    for a, b in pairwise(line):
+        if a[1] == b[1] and b[0] - a[0] > 1:
+            sight.append((a, b))
+    line.sort()  # axis SE-NW: by q, then r
+    for a, b in pairwise(line):
+        if a[0] == b[0] and b[1] - a[1] > 1:
+            sight.append((a, b))
+    diagonal = sorted([(q + r, q, (q, r)) for q, r in hawks])  # axis NE-SW: by q + r, then q
+    for (line_a, at_a, a), (line_b, at_b, b) in pairwise(diagonal):
+        if line_a == line_b and at_b - at_a > 1:
+            sight.append((a, b))
     return sight
 
 
@@ -56,7 +62,12 @@ def between(a: Hex, b: Hex) -> list[Hex]:
 
 def isolated(tokens: Tokens) -> set[Hex]:
     """The hawks adjacent to no other hawk."""
-    return {group[0] for group in tokens.groups(HAWK) if len(group) == 1}
+    hawks = tokens.cells(HAWK)
+    alone: set[Hex] = set()
+    for h in hawks:
+        if hawks.isdisjoint(NEIGHBOUR_SET[h]):
+            alone.add(h)
+    return alone
 
 
 def hawk_a(wildlife: Mapping[Hex, str]) -> int:
@@ -77,8 +88,12 @@ def hawk_b(wildlife: Mapping[Hex, str]) -> int:
     """
     tokens = tokens_of(wildlife)
     alone = isolated(tokens)
-    seen = {h for pair in lines_of_sight(tokens.cells(HAWK)) for h in pair}
-    return points(SIGHTED_POINTS, len(alone & seen))
+    if len(alone) < MIN_SIGHTED:
+        return 0
+    sighted: set[Hex] = set()
+    for pair in lines_of_sight(tokens.cells(HAWK)):
+        sighted.update(pair)
+    return points(SIGHTED_POINTS, len(alone & sighted))
 
 
 def hawk_c(wildlife: Mapping[Hex, str]) -> int:
@@ -100,6 +115,9 @@ def hawk_d(wildlife: Mapping[Hex, str]) -> int:
     raw = tokens.raw
     pairs = []
     for a, b in lines_of_sight(tokens.cells(HAWK)):
-        species = {raw[h] for h in between(a, b) if h in raw}
+        species: set[str | None] = set()
+        for h in between(a, b):
+            species.add(raw.get(h))
+        species.discard(None)
         pairs.append((a, b, points(PAIR_POINTS, len(species))))
     return best_pairing(pairs)
