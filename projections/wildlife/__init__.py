@@ -67,6 +67,12 @@ CARDS: Mapping[tuple[str, str], CardScorer] = {
 }
 """``(species, card) -> scorer`` for the 20 letter cards and the variant card per species."""
 
+_BY_SPECIES: Mapping[str, Mapping[str, CardScorer]] = {
+    species: {card: scorer for (of, card), scorer in CARDS.items() if of == species} for species in WILDLIFE
+}
+"""``species -> card -> scorer``: :data:`CARDS` as :func:`score_wildlife` reads it (a lookup
+by two names is cheaper than building and hashing the pair)."""
+
 
 def normalise_card(card: str) -> str:
     """``"a"`` -> ``"A"``, ``"Family"`` -> ``"family"``; raises ``ValueError`` otherwise."""
@@ -106,7 +112,7 @@ def score_wildlife(
         if card is None:
             missing = [species for species in WILDLIFE if species not in cards]
             raise ValueError(f"no scoring card for {', '.join(missing)}")
-        found[species] = (CARDS.get((species, card)) or card_scorer(species, card))(tokens, options)
+        found[species] = (_BY_SPECIES[species].get(card) or card_scorer(species, card))(tokens, options)
     return found
 
 

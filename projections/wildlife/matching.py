@@ -41,8 +41,11 @@ def best_pairing(pairs: Iterable[tuple[Hex, Hex, int]]) -> int:
     anchored: list[list[tuple[int, int]]] = [[(1 << i, 0)] for i in range(len(order))]
     links = [1 << i for i in range(len(order))]
     for a, b, w in useful:
-        i, j = sorted((index[a], index[b]))
-        anchored[i].append(((1 << i) | (1 << j), w))
-        links[i] |= 1 << j
-        links[j] |= 1 << i
+        i, j = index[a], index[b]
+        if i > j:
+            i, j = j, i
+        pair = 1 << i | 1 << j
+        anchored[i].append((pair, w))
+        links[i] |= pair
+        links[j] |= pair
     return best_cover(anchored, links)
