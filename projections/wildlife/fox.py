@@ -19,7 +19,7 @@ PAIRED_SPECIES_POINTS = (0, 3, 5, 7)
 PAIR_POINTS = (0, 5, 7, 9, 11)
 """Fox D per pair by the number of non-fox species with at least two tokens around it."""
 NOT_COUNTED = frozenset({None, FOX})
-"""What fox B, C and D leave out of the species around: no token, or a fox."""
+"""What fox B and D leave out of the species around: no token, or a fox."""
 
 
 def _doubled(raw: Mapping[Hex, str], hexes: Iterable[Hex]) -> int:
@@ -53,7 +53,7 @@ def fox_c_at(raw: Mapping[Hex, str], fox: Hex) -> int:
     counts: dict[str, int] = {}
     for h in ADJACENT[fox]:
         species = raw.get(h)
-        if species not in NOT_COUNTED:
+        if species is not None and species != FOX:
             counts[species] = counts.get(species, 0) + 1
     return max(counts.values(), default=0)
 

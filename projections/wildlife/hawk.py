@@ -46,9 +46,9 @@ def lines_of_sight(hawks: Collection[Hex]) -> list[tuple[Hex, Hex]]:
     for a, b in pairwise(line):
         if a[0] == b[0] and b[1] - a[1] > 1:
             sight.append((a, b))
-    diagonal = sorted([(q + r, q, (q, r)) for q, r in hawks])  # axis NE-SW: by q + r, then q
-    for (line_a, at_a, a), (line_b, at_b, b) in pairwise(diagonal):
-        if line_a == line_b and at_b - at_a > 1:
+    line.sort(key=sum)  # axis NE-SW: by q + r, then (the sort is stable) q
+    for a, b in pairwise(line):
+        if a[0] + a[1] == b[0] + b[1] and b[0] - a[0] > 1:
             sight.append((a, b))
     return sight
 
