@@ -6,6 +6,8 @@
   written here from the rule text alone: every set partition of the elk (a subset
   dynamic programme over all blocks, each block checked against the card's rule) and
   every set of disjoint pairs.
+- Fox A-C, a sum over the foxes, agree with a count of each fox's neighbours written
+  from the rule text.
 """
 
 from __future__ import annotations
@@ -19,7 +21,20 @@ from cascadia.domain.environment import Environment
 from cascadia.domain.hexgrid import Hex, rotate_hex
 from cascadia.domain.options import GameOptions
 from cascadia.projections.habitats import corridor_sizes
-from cascadia.projections.wildlife import CARDS, elk_a, elk_b, elk_c, elk_d, fox_d, hawk_b, hawk_c, hawk_d
+from cascadia.projections.wildlife import (
+    CARDS,
+    elk_a,
+    elk_b,
+    elk_c,
+    elk_d,
+    fox_a,
+    fox_b,
+    fox_c,
+    fox_d,
+    hawk_b,
+    hawk_c,
+    hawk_d,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -316,3 +331,28 @@ def test_hawk_cards_match_exhaustive_search(tokens: dict[Hex, str]) -> None:
 @given(token_maps(radius=2, max_tokens=19, focus="fox"))
 def test_fox_d_matches_exhaustive_search(tokens: dict[Hex, str]) -> None:
     assert fox_d(tokens) == naive_fox_d(tokens)
+
+
+def naive_fox(tokens: dict[Hex, str], card: str) -> int:
+    """RULES.md 5.7, per fox: A distinct species around (foxes included); B by the number
+    of non-fox species with two or more around (1 -> 3, 2 -> 5, 3 -> 7); C the count of
+    the most common non-fox species around."""
+    total = 0
+    for fox in (h for h, s in tokens.items() if s == "fox"):
+        near = [tokens[h] for h in around(fox) if h in tokens]
+        others = Counter(s for s in near if s != "fox")
+        if card == "A":
+            total += len(set(near))
+        elif card == "B":
+            total += [0, 3, 5, 7][sum(1 for n in others.values() if n >= 2)]
+        else:
+            total += max(others.values(), default=0)
+    return total
+
+
+@settings(max_examples=200, deadline=None)
+@given(token_maps(radius=2, max_tokens=19, focus="fox"))
+def test_fox_a_to_c_match_a_count_of_each_fox_neighbours(tokens: dict[Hex, str]) -> None:
+    assert fox_a(tokens) == naive_fox(tokens, "A")
+    assert fox_b(tokens) == naive_fox(tokens, "B")
+    assert fox_c(tokens) == naive_fox(tokens, "C")
