@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from cascadia.domain.hexgrid import Hex
-from cascadia.projections.wildlife.groups import points, tokens_of
+from cascadia.projections.wildlife.groups import points, tokens_of, total_points
 
 BEAR = "bear"
 
@@ -53,9 +53,7 @@ def bear_c(wildlife: Mapping[Hex, str]) -> int:
     at least one group of each size 1, 2 and 3."
     """
     sizes = group_sizes(wildlife)
-    total = 0
-    for size in sizes:
-        total += points(SMALL_GROUP_POINTS, size)
+    total = total_points(SMALL_GROUP_POINTS, sizes)
     if 1 in sizes and 2 in sizes and 3 in sizes:
         total += ALL_SIZES_BONUS
     return total
@@ -66,7 +64,4 @@ def bear_d(wildlife: Mapping[Hex, str]) -> int:
 
     RULES.md 5.3: "per group of size 2 → 5, 3 → 8, 4 → 13."
     """
-    total = 0
-    for size in group_sizes(wildlife):
-        total += points(MEDIUM_GROUP_POINTS, size)
-    return total
+    return total_points(MEDIUM_GROUP_POINTS, group_sizes(wildlife))

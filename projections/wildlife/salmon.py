@@ -19,8 +19,8 @@ from cascadia.projections.wildlife.groups import (
     DEFAULT_OPTIONS,
     Group,
     connected_groups,
-    points,
     tokens_of,
+    total_points,
 )
 
 SALMON = "salmon"
@@ -59,10 +59,7 @@ def salmon_a(wildlife: Mapping[Hex, str], options: GameOptions = DEFAULT_OPTIONS
     RULES.md 5.5: "per run by size 1 → 2, 2 → 5, 3 → 8, 4 → 12, 5 → 16, 6 → 20,
     7+ → 25."
     """
-    total = 0
-    for run in runs(wildlife, options):
-        total += points(RUN_POINTS_A, len(run))
-    return total
+    return total_points(RUN_POINTS_A, map(len, runs(wildlife, options)))
 
 
 def salmon_b(wildlife: Mapping[Hex, str], options: GameOptions = DEFAULT_OPTIONS) -> int:
@@ -70,10 +67,7 @@ def salmon_b(wildlife: Mapping[Hex, str], options: GameOptions = DEFAULT_OPTIONS
 
     RULES.md 5.5: "1 → 2, 2 → 4, 3 → 9, 4 → 11, 5+ → 17" (per run, by size).
     """
-    total = 0
-    for run in runs(wildlife, options):
-        total += points(RUN_POINTS_B, len(run))
-    return total
+    return total_points(RUN_POINTS_B, map(len, runs(wildlife, options)))
 
 
 def salmon_c(wildlife: Mapping[Hex, str], options: GameOptions = DEFAULT_OPTIONS) -> int:
@@ -81,10 +75,7 @@ def salmon_c(wildlife: Mapping[Hex, str], options: GameOptions = DEFAULT_OPTIONS
 
     RULES.md 5.5: "only runs of 3 or more: 3 → 10, 4 → 12, 5+ → 15."
     """
-    total = 0
-    for run in runs(wildlife, options):
-        total += points(RUN_POINTS_C, len(run))
-    return total
+    return total_points(RUN_POINTS_C, map(len, runs(wildlife, options)))
 
 
 def salmon_d(wildlife: Mapping[Hex, str], options: GameOptions = DEFAULT_OPTIONS) -> int:

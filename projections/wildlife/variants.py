@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from cascadia.domain.hexgrid import Hex
-from cascadia.projections.wildlife.groups import points, tokens_of
+from cascadia.projections.wildlife.groups import tokens_of, total_points
 
 FAMILY_POINTS = (0, 2, 5, 9)
 """Family by group size, ``3+`` -> 9."""
@@ -22,10 +22,7 @@ def family(wildlife: Mapping[Hex, str], species: str) -> int:
     RULES.md 5.8: "Per group of one species, any shape: **Family**: 1 → 2, 2 → 5,
     3+ → 9."
     """
-    total = 0
-    for group in tokens_of(wildlife).groups(species):
-        total += points(FAMILY_POINTS, len(group))
-    return total
+    return total_points(FAMILY_POINTS, map(len, tokens_of(wildlife).groups(species)))
 
 
 def intermediate(wildlife: Mapping[Hex, str], species: str) -> int:
@@ -34,7 +31,4 @@ def intermediate(wildlife: Mapping[Hex, str], species: str) -> int:
     RULES.md 5.8: "Per group of one species, any shape: **Intermediate**: 1 → 0,
     2 → 5, 3 → 8, 4+ → 12."
     """
-    total = 0
-    for group in tokens_of(wildlife).groups(species):
-        total += points(INTERMEDIATE_POINTS, len(group))
-    return total
+    return total_points(INTERMEDIATE_POINTS, map(len, tokens_of(wildlife).groups(species)))
