@@ -302,11 +302,6 @@ class Frontier:
             entry[habitat] = (shown | 1 << edge, (*numbers[:edge], bit, *numbers[edge + 1 :]))
             near[n] = entry
 
-    def near(self, h: Hex) -> NearEdges:
-        """The edges the tiled neighbours of the open hex ``h`` show there (empty when
-        ``h`` is not open)."""
-        return self.edges.get(h, {})
-
 
 def _root(parent: list[int], i: int) -> int:
     while parent[i] != i:
