@@ -47,7 +47,8 @@ from cascadia.projections.wildlife.groups import connected_groups
 
 Placement = tuple[Hex, int]
 ALONE: frozenset[Hex] = frozenset(((10**6, 10**6),))
-"""A hex far from every board: where a token that forms a group of its own is scored."""
+"""The cells of a token far from every board: a token that forms a group of its own is
+scored there (a group scores alike wherever it is)."""
 UNVALUED = -(10**9)
 """Below every value of a move (a start for maxima)."""
 KEYSTONE: tuple[int, ...] = tuple(1 if tile.keystone else 0 for tile in TILES)
