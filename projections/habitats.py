@@ -97,20 +97,15 @@ class CorridorIndex:
     def update(self, tiles: dict[Hex, tuple[int, int]]) -> None:
         """Take in the tiles placed since the last update."""
         known = self._tiles
-        if tiles == known:
+        placed = placed_since(known, tiles)
+        if placed == ():
             return
-        if len(tiles) > len(known) and known and tiles.items() >= known.items():
-            last = next(reversed(tiles))
-            if len(tiles) == len(known) + 1 and last not in known:  # the usual: one tile placed
-                placed = known[last] = tiles[last]
-                self._add(last, *placed)
-            else:
-                for h, (tile_id, rotation) in tiles.items():
-                    if h not in known:
-                        self._add(h, tile_id, rotation)
-                self._tiles = dict(tiles)
-        else:
+        if placed is None or not known:
             self._afresh(tiles)
+            return
+        for h in placed:
+            tile_id, rotation = known[h] = tiles[h]
+            self._add(h, tile_id, rotation)
 
     def _add(self, h: Hex, tile_id: int, rotation: int) -> None:
         """Place one tile: a corridor of one per habitat, joined across matching edges."""
@@ -276,18 +271,13 @@ class Frontier:
     def update(self, tiles: dict[Hex, tuple[int, int]], index: CorridorIndex) -> None:
         """Take in the tiles placed since the last update (numbered by ``index``, the
         board's corridors, up to date)."""
-        known = self._tiles
-        if tiles == known:
-            return
-        if not (len(tiles) > len(known) and tiles.items() >= known.items()):
-            known, self.edges = {}, {}
-            self._tiles = known
-        last = next(reversed(tiles))
-        placed = (last,) if len(tiles) == len(known) + 1 and last not in known else tuple(tiles)
-        for h in placed:  # the usual: the one tile placed since
-            if h not in known:
-                tile_id, rotation = known[h] = tiles[h]
-                self._add(h, EDGE_TABLE[tile_id][rotation], 1 << index.tile_number(h))
+        placed = placed_since(self._tiles, tiles)
+        if placed is None:
+            self._tiles, self.edges = {}, {}
+            placed = tuple(tiles)
+        for h in placed:
+            tile_id, rotation = self._tiles[h] = tiles[h]
+            self._add(h, EDGE_TABLE[tile_id][rotation], 1 << index.tile_number(h))
 
     def _add(self, h: Hex, edges: tuple[str, ...], bit: int) -> None:
         """A tile showing ``edges`` placed on ``h``: each empty neighbour gains its edge."""
@@ -301,6 +291,23 @@ class Frontier:
             shown, numbers = entry.get(habitat, (0, NO_TILES))
             entry[habitat] = (shown | 1 << edge, (*numbers[:edge], bit, *numbers[edge + 1 :]))
             near[n] = entry
+
+
+def placed_since(
+    known: dict[Hex, tuple[int, int]], tiles: dict[Hex, tuple[int, int]]
+) -> tuple[Hex, ...] | None:
+    """The hexes of the tiles of ``tiles`` that ``known`` (the tiles a structure has taken
+    in) lacks, in placing order: usually none or the one placed last. ``None`` when
+    ``tiles`` is not ``known`` and more (a board edited behind its back, to be read
+    afresh); tiles are never moved or removed (RULES.md 4.3)."""
+    if len(tiles) == len(known):
+        return () if tiles == known else None
+    if len(tiles) < len(known) or not tiles.items() >= known.items():
+        return None
+    last = next(reversed(tiles))
+    if len(tiles) == len(known) + 1 and last not in known:
+        return (last,)
+    return tuple(h for h in tiles if h not in known)
 
 
 def _root(parent: list[int], i: int) -> int:
