@@ -26,9 +26,9 @@ from cascadia.bots.potential_coefficients import COEFFICIENTS
 from cascadia.bots.valuation import CardCache, TurnValuation
 from cascadia.domain.components import HABITATS, TILES, TURNS_PER_PLAYER, WILDLIFE
 from cascadia.domain.environment import Environment
-from cascadia.domain.hexgrid import DIRECTIONS, Hex, neighbours, tile_edges
+from cascadia.domain.hexgrid import DIRECTIONS, Hex, neighbours
 from cascadia.domain.state import GameState
-from cascadia.projections.habitats import CorridorIndex
+from cascadia.projections.habitats import CorridorIndex, Frontier
 from cascadia.projections.wildlife.groups import connected_groups
 
 BASE_FEATURES: tuple[str, ...] = (
@@ -228,25 +228,31 @@ def _fox(wildlife: dict[Hex, str], slots: list[Hex]) -> list[float]:
 
 def _corridors(environment: Environment) -> list[float]:
     """Per habitat (RULES.md 5.8): the largest corridor, the empty hexes its edges of
-    that habitat face (where it can grow), and every open edge of that habitat. The
-    corridors are the board's :class:`~cascadia.projections.habitats.CorridorIndex`."""
+    that habitat face (where it can grow; the most among the largest corridors), and
+    every open edge of that habitat. Read off the board's
+    :class:`~cascadia.projections.habitats.CorridorIndex` and
+    :class:`~cascadia.projections.habitats.Frontier`."""
     index = CorridorIndex.of(environment)
-    tiles = environment.tiles
     open_edges = dict.fromkeys(HABITATS, 0)
-    fronts: dict[tuple[str, int], set[Hex]] = {}
-    for h, placed in tiles.items():
-        for habitat in TILES[placed[0]].habitats:
-            fronts.setdefault((habitat, index.corridor_of(habitat, h)), set())
-        for habitat, n in zip(tile_edges(*placed), neighbours(h), strict=True):
-            if n not in tiles:
-                open_edges[habitat] += 1
-                fronts[habitat, index.corridor_of(habitat, h)].add(n)
-    largest = dict.fromkeys(HABITATS, 0)
+    fronts: dict[tuple[str, int], int] = {}
+    """Per corridor, the empty hexes its edges face."""
+    for near in Frontier.of(environment).edges.values():
+        for habitat, (edges, tiles) in near.items():
+            open_edges[habitat] += edges.bit_count()
+            joined = 0
+            for bit in tiles:
+                joined |= bit
+            corridors = index.corridors_of(habitat, joined)
+            while corridors:
+                low = corridors & -corridors
+                key = (habitat, low.bit_length() - 1)
+                fronts[key] = fronts.get(key, 0) + 1
+                corridors ^= low
+    largest = index.largest()
     frontier = dict.fromkeys(HABITATS, 0)
     for (habitat, corridor), front in fronts.items():
-        size = index.corridor_size(habitat, corridor)
-        if (size, len(front)) > (largest[habitat], frontier[habitat]):
-            largest[habitat], frontier[habitat] = size, len(front)
+        if index.corridor_size(habitat, corridor) == largest[habitat] and front > frontier[habitat]:
+            frontier[habitat] = front
     return [
         *(largest[h] for h in HABITATS),
         *(frontier[h] for h in HABITATS),
