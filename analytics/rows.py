@@ -31,6 +31,7 @@ from cascadia.domain.game import Game
 from cascadia.domain.state import GameState
 from cascadia.projections.achievements import player_achievements
 from cascadia.projections.game_scores import score_state
+from cascadia.projections.scoresheet import ScoreSheet
 
 _ALIASES = {"seat": "player"}
 """Payload fields stored under another column name."""
@@ -118,8 +119,11 @@ class BatchColumns:
     def __len__(self) -> int:
         return len(self.game_ids)
 
-    def add_game(self, events: Sequence[ev.GameEvent], state: GameState | None = None) -> None:
-        """Add one finished game from its events (``state``: its final state, if at hand).
+    def add_game(
+        self, events: Sequence[ev.GameEvent], state: GameState | None = None, scored: ScoreSheet | None = None
+    ) -> None:
+        """Add one finished game from its events (``state``: its final state, and ``scored``
+        its score sheet, if at hand).
 
         Raises :class:`UnfinishedGameError` for a game that has not ended, and the
         domain's ``CorruptEventError`` for events that do not replay."""
@@ -127,7 +131,7 @@ class BatchColumns:
             state = Game.replay(events).state
         if not state.finished:
             raise UnfinishedGameError(f"game {state.game_id} has not ended ({len(events)} events)")
-        scored = score_state(state)
+        scored = scored or score_state(state)
         sheet = cast(Sheet, scored.to_dict())
         game_id = str(state.game_id)
         self._add_game_row(game_id, state, sheet, len(events))

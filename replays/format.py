@@ -461,6 +461,19 @@ def _decode(data: bytes) -> Any:
     )
 
 
+def decode_bounded(data: bytes) -> Any:
+    """One msgpack value from ``data``, every size bounded by the data's length and at most
+    :data:`MAX_DEPTH` levels deep (for files other than logs: shards); ``ValueError``
+    saying what is wrong otherwise."""
+    try:
+        value = _decode(data)
+    except Exception as error:  # msgpack raises many kinds for damaged data
+        raise ValueError(f"undecodable msgpack: {type(error).__name__}: {error}") from None
+    if nesting_depth(value) > MAX_DEPTH:
+        raise ValueError(f"values nest deeper than {MAX_DEPTH} levels")
+    return value
+
+
 class LogReader:
     """Reads and verifies a log one frame at a time.
 
@@ -707,6 +720,15 @@ def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
 
 @contextmanager
 def open_log(path: str | os.PathLike[str]) -> Iterator[LogReader]:
-    """Open a log file for reading (a regular file only); the header is checked at once."""
+    """Open a log file for reading (a regular file only); the header is checked at once.
+
+    ``SHARD#ID`` names a game of a shard (replays/shard_games.py): its log is derived
+    from the shard, checked against the digest the shard recorded, and read from memory."""
+    from cascadia.replays import shard_games  # builds on this module: imported when used
+
+    reference = shard_games.split_game_ref(path)
+    if reference is not None:
+        yield shard_games.open_shard_game(*reference)
+        return
     with open_regular(path) as stream:
         yield LogReader(stream, str(path))

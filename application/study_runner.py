@@ -1,0 +1,165 @@
+"""Running a study: its shards played in this process, in local worker processes, or on
+a Dask distributed cluster, and written here as they come back.
+
+Playing a shard is a pure function (:func:`~cascadia.application.study.play_shard`), so
+where it runs changes nothing in what is written: the shards are byte-identical and the
+Parquet rows the same with one process, a pool, or a cluster. The writing stays in this
+process (one writer of the folder, under the analytics lock), at most ``ahead`` shards
+per worker in flight, so memory stays bounded whatever the study's size. A worker that
+dies loses only the shards it was playing: the pool or the cluster runs them again, and
+what was written stays written (a study that stops is resumed by running it again).
+
+Dask (``pip install 'cascadia[cluster]'``) is started the way its users start their
+clusters (``dask scheduler``, ``dask worker tcp://HOST:8786``); this module only connects
+to the scheduler's address. See docs/SCALING.md.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any
+
+from cascadia.application.study import Resume, ShardOutput, StudyFolder, StudySpec, play_shard
+from cascadia.domain.errors import CascadiaError
+
+START_METHOD = "spawn"
+AHEAD = 2
+"""Shards queued per worker beyond the one it plays."""
+
+
+class ClusterError(CascadiaError):
+    """The Dask cluster cannot be reached or used (or Dask is not installed)."""
+
+
+@dataclass
+class StudyReport:
+    """What a run of a study did."""
+
+    study: str
+    shards: int
+    games: int
+    skipped_shards: int = 0
+    skipped_games: int = 0
+    replayed_damaged: dict[int, str] = field(default_factory=dict)
+    played_shards: int = 0
+    played_games: int = 0
+
+
+Progress = Callable[[ShardOutput], None]
+"""Called in this process after each shard is written."""
+
+
+def run_study(
+    folder: StudyFolder,
+    spec: StudySpec,
+    *,
+    workers: int = 1,
+    cluster: str | None = None,
+    allow_mix: bool = False,
+    on_start: Callable[[StudyReport], None] | None = None,
+    on_shard: Progress | None = None,
+) -> StudyReport:
+    """Play every shard of ``spec`` that ``folder`` does not hold yet and write it.
+
+    ``workers``: local processes (1: this process); ``cluster``: a Dask scheduler address
+    (``tcp://host:8786``) instead. ``on_start`` is told what is skipped before anything
+    is played; ``on_shard`` after each shard is written."""
+    spec.check()
+    if workers < 1:
+        raise CascadiaError(f"need at least one worker, not {workers}")
+    folder.register(spec, allow_mix)
+    with folder.analytics.writing():
+        resume = folder.resume(spec)
+        report = _report(spec, resume)
+        if on_start is not None:
+            on_start(report)
+        todo = [i for i in range(spec.shard_count) if i not in set(resume.done)]
+        played = _played(spec, todo, workers, cluster)
+        for output in played:
+            folder.write(spec, output)
+            report.played_shards += 1
+            report.played_games += output.games
+            if on_shard is not None:
+                on_shard(output)
+    return report
+
+
+def _report(spec: StudySpec, resume: Resume) -> StudyReport:
+    skipped_games = sum(len(spec.shard_seeds(i)) for i in resume.done)
+    return StudyReport(
+        spec.id, spec.shard_count, spec.games, len(resume.done), skipped_games, dict(resume.damaged)
+    )
+
+
+def _played(spec: StudySpec, todo: Sequence[int], workers: int, cluster: str | None) -> Iterator[ShardOutput]:
+    if cluster is not None:
+        return _on_cluster(spec, todo, cluster)
+    if workers == 1 or len(todo) <= 1:
+        return (play_shard(spec, index) for index in todo)
+    return _on_pool(spec, todo, workers)
+
+
+def _on_pool(spec: StudySpec, todo: Sequence[int], workers: int) -> Iterator[ShardOutput]:
+    context = multiprocessing.get_context(START_METHOD)
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        yield from _bounded(lambda index: pool.submit(play_shard, spec, index), todo, workers * (1 + AHEAD))
+
+
+def _bounded(
+    submit: Callable[[int], Future[ShardOutput]], todo: Sequence[int], limit: int
+) -> Iterator[ShardOutput]:
+    """The outputs of ``todo`` in the order they finish, at most ``limit`` submitted at once."""
+    queue = iter(todo)
+    running: set[Future[ShardOutput]] = set()
+    for index in queue:
+        running.add(submit(index))
+        if len(running) >= limit:
+            break
+    while running:
+        finished, running = wait(running, return_when=FIRST_COMPLETED)
+        for future in finished:
+            yield future.result()
+            following = next(queue, None)
+            if following is not None:
+                running.add(submit(following))
+
+
+def _on_cluster(spec: StudySpec, todo: Sequence[int], address: str) -> Iterator[ShardOutput]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise ClusterError("a cluster needs Dask distributed: pip install 'cascadia[cluster]'") from None
+    try:
+        client = Client(address, timeout=_connect_timeout(), set_as_default=False)
+    except (OSError, TimeoutError) as error:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+    with client:
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+        limit = workers * (1 + AHEAD)
+        queue = iter(todo)
+        futures = [_submit(client, spec, index) for index in _take(queue, limit)]
+        running = as_completed(futures)
+        for future in running:
+            output: ShardOutput = future.result()
+            future.release()
+            yield output
+            following = next(queue, None)
+            if following is not None:
+                running.add(_submit(client, spec, following))
+
+
+def _submit(client: Any, spec: StudySpec, index: int) -> Any:
+    """One shard as a Dask task, keyed by study and shard (a retried task keeps its key)."""
+    return client.submit(play_shard, spec, index, key=f"cascadia-shard-{spec.batch(index)}", pure=False)
+
+
+def _take(queue: Iterator[int], count: int) -> list[int]:
+    return [index for _, index in zip(range(count), queue, strict=False)]
+
+
+def _connect_timeout() -> str:
+    return os.environ.get("CASCADIA_CLUSTER_TIMEOUT", "10s")
