@@ -6,7 +6,7 @@ the command with one line, ``error: <file> (...): <reason>``, and exit code 1.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -27,6 +27,8 @@ from cascadia.replays.files import export_targets, log_files
 from cascadia.replays.replay import Snapshot, replay_log
 from cascadia.replays.rerun import rerun, rerun_from_turn
 from cascadia.replays.scores import totals
+from cascadia.replays.shard import is_shard, split_game_ref
+from cascadia.replays.shard_games import audit_shard
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 FilesArgument = Annotated[list[Path], typer.Argument(help="Log files (.cascadia), or folders of them.")]
@@ -200,15 +202,17 @@ def audit(
         bool, typer.Option("--quiet", "-q", help="Print only failures and the summary.")
     ] = False,
 ) -> None:
-    """Verify logs: framing, hash chain, rules, draws and final scores.
+    """Verify logs and shards: framing, hashes, rules, draws and final scores.
 
     Every decision is re-executed on a fresh game with the log's seed and every event
-    compared; the first divergence is reported. Exit 1 if any log fails.
+    compared; the first divergence is reported. A shard (.cascadia-shard) is audited
+    game by game (SHARD#ID: one game); its games' logs must be the ones it recorded,
+    byte for byte. Exit 1 if any log or game fails.
     """
-    paths = log_files(files, on_skip=say_skipped)
+    paths = log_files(files, on_skip=say_skipped, shards=True)
     if not paths:
         raise InvalidOptionError("no log files to audit")
-    failed = 0
+    failed = checked = 0
     events = 0
     with Progress(
         TextColumn("auditing"),
@@ -224,15 +228,28 @@ def audit(
         task = progress.add_task("", total=len(paths), failed=0)
         for path in paths:
             progress.update(task, description=path.name)
-            result = audit_file(path)
-            events += result.events
-            failed += not result.valid
-            progress.update(task, advance=1, failed=failed)
-            _report(result, json_output, quiet)
-    if not json_output and len(paths) > 1:
-        console.print(f"{len(paths) - failed} valid, {failed} failed ({events} events checked)", markup=False)
+            for result in audit_path(path):
+                events += result.events
+                failed += not result.valid
+                checked += 1
+                progress.update(task, failed=failed)
+                _report(result, json_output, quiet)
+            progress.advance(task)
+    if not json_output and checked > 1:
+        console.print(f"{checked - failed} valid, {failed} failed ({events} events checked)", markup=False)
     if failed:
         raise typer.Exit(1)
+
+
+def audit_path(path: Path) -> Iterator[AuditResult]:
+    """The audit results of a log (one), a shard (one per game) or ``SHARD#ID`` (one)."""
+    reference = split_game_ref(path)
+    if reference is not None:
+        yield from audit_shard(*reference)
+    elif is_shard(path):
+        yield from audit_shard(path)
+    else:
+        yield audit_file(path)
 
 
 def _report(result: AuditResult, json_output: bool, quiet: bool) -> None:

@@ -98,7 +98,7 @@ def study(
         TextColumn("{task.fields[rate]} games/s"),
         TimeRemainingColumn(),
         console=err_console,
-        disable=json_output,
+        disable=json_output or not err_console.is_terminal,
         transient=True,
     ) as progress:
         task = progress.add_task("games", total=spec.games, rate="-")

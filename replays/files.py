@@ -19,6 +19,7 @@ from uuid import UUID
 
 from cascadia.replays.errors import ReplayError
 from cascadia.replays.format import EXTENSION, file_kind, make_parent_folders
+from cascadia.replays.shard import SHARD_EXTENSION, split_game_ref
 
 SkipReport = Callable[[Path, str], None]
 """Called with each entry of a folder that is not read, and why."""
@@ -37,27 +38,38 @@ def log_name(game_id: UUID) -> str:
     return f"{game_id}{EXTENSION}"
 
 
-def log_files(paths: Iterable[str | os.PathLike[str]], on_skip: SkipReport | None = None) -> list[Path]:
+def log_files(
+    paths: Iterable[str | os.PathLike[str]], on_skip: SkipReport | None = None, shards: bool = False
+) -> list[Path]:
     """The log files named by ``paths``: each non-folder as given, each folder replaced by
     the regular ``*.cascadia`` files found under it (recursively), sorted; in the order of
-    ``paths``. Raises :class:`LogPathError` for a path that does not exist."""
+    ``paths``. With ``shards``, folders give their ``*.cascadia-shard`` files too, and a
+    game of a shard may be named ``SHARD#ID``. Raises :class:`LogPathError` for a path
+    that does not exist."""
     files: list[Path] = []
     for name in paths:
         path = Path(name)
         if path.is_dir():
-            files.extend(_logs_under(path, on_skip))
-        elif os.path.lexists(path):
+            files.extend(_logs_under(path, on_skip, EXTENSION))
+            if shards:
+                files.extend(_logs_under(path, on_skip, SHARD_EXTENSION))
+        elif os.path.lexists(path) or (shards and _names_shard_game(path)):
             files.append(path)
         else:
             raise LogPathError(f"no such log file or folder: {path}")
     return files
 
 
-def _logs_under(folder: Path, on_skip: SkipReport | None) -> list[Path]:
+def _names_shard_game(path: Path) -> bool:
+    reference = split_game_ref(path)
+    return reference is not None and os.path.lexists(reference[0])
+
+
+def _logs_under(folder: Path, on_skip: SkipReport | None, extension: str) -> list[Path]:
     with os.scandir(folder):  # an unreadable folder is an error, not an empty one
         pass
     files = []
-    for entry in sorted(folder.rglob(f"*{EXTENSION}")):
+    for entry in sorted(folder.rglob(f"*{extension}")):
         try:
             mode = entry.stat().st_mode
         except OSError as error:

@@ -724,9 +724,9 @@ def open_log(path: str | os.PathLike[str]) -> Iterator[LogReader]:
 
     ``SHARD#ID`` names a game of a shard (replays/shard_games.py): its log is derived
     from the shard, checked against the digest the shard recorded, and read from memory."""
-    from cascadia.replays import shard_games  # builds on this module: imported when used
+    from cascadia.replays import shard, shard_games  # they build on this module: imported when used
 
-    reference = shard_games.split_game_ref(path)
+    reference = shard.split_game_ref(path)
     if reference is not None:
         yield shard_games.open_shard_game(*reference)
         return

@@ -20,6 +20,7 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from hashlib import sha256
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -52,6 +53,8 @@ MAX_BODY = 256 << 20
 """The largest compressed body a reader accepts: 256 MiB."""
 MAX_GAME_BYTES = 64 << 10
 """What one game entry may take uncompressed, on average: 64 kiB (a game takes ~1.2 kiB)."""
+GAME_SEPARATOR = "#"
+"""Between a shard's path and a game id: ``shards/000003.cascadia-shard#3f2a9c1e``."""
 DIGEST_SIZE = 32
 COMPRESSION = "zlib"
 COMPRESSION_LEVEL = 6
@@ -287,7 +290,11 @@ class ShardReader:
         header, offset = self.header, self._body_offset
         body = self._data[offset:]
         if len(body) < header.body_size:
-            self._fail("truncated", f"the body has {len(body)} of its {header.body_size} bytes", offset)
+            self._fail(
+                "truncated",
+                f"the file ends inside the body ({len(body)} of its {header.body_size} bytes)",
+                offset,
+            )
         if len(body) > header.body_size:
             self._fail("trailing", "data follows the body", offset + header.body_size)
         if sha256(body).digest() != header.body_sha256:
@@ -375,3 +382,13 @@ def is_shard(path: str | os.PathLike[str]) -> bool:
             return stream.read(len(SHARD_MAGIC)) == SHARD_MAGIC
     except (OSError, ReplayError):
         return False
+
+
+def split_game_ref(path: str | os.PathLike[str]) -> tuple[Path, str] | None:
+    """``(shard path, id prefix)`` of a ``SHARD#ID`` reference, or ``None`` when ``path``
+    is a plain path (an existing file is always taken as itself, ``#`` and all)."""
+    text = os.fspath(path)
+    if GAME_SEPARATOR not in text or os.path.lexists(text):
+        return None
+    shard, _, prefix = text.rpartition(GAME_SEPARATOR)
+    return Path(shard), prefix

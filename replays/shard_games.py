@@ -18,7 +18,6 @@ import io
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -31,10 +30,8 @@ from cascadia.replays.audit import AuditResult, game_id_problem
 from cascadia.replays.errors import AuditDivergence, ReplayError
 from cascadia.replays.format import LogEncoder, LogHeader, LogReader
 from cascadia.replays.scores import final_score_sheet, totals
-from cascadia.replays.shard import ShardGame, ShardHeader, ShardReader, ShardSetup
+from cascadia.replays.shard import GAME_SEPARATOR, ShardGame, ShardHeader, ShardReader, ShardSetup
 
-GAME_SEPARATOR = "#"
-"""Between a shard's path and a game id: ``shards/000003.cascadia-shard#3f2a9c1e``."""
 MIN_PREFIX = 4
 
 
@@ -128,16 +125,6 @@ def _execute(setup: ShardSetup, shard_game: ShardGame, name: str) -> tuple[Game,
 
 
 # -- finding games -------------------------------------------------------------------------
-
-
-def split_game_ref(path: str | os.PathLike[str]) -> tuple[Path, str] | None:
-    """``(shard path, id prefix)`` of a ``SHARD#ID`` reference, or ``None`` when ``path``
-    is a plain path (an existing file is always taken as itself, ``#`` and all)."""
-    text = os.fspath(path)
-    if GAME_SEPARATOR not in text or os.path.lexists(text):
-        return None
-    shard, _, prefix = text.rpartition(GAME_SEPARATOR)
-    return Path(shard), prefix
 
 
 def find_in_shard(header: ShardHeader, prefix: str, name: str) -> int:
