@@ -142,7 +142,7 @@ def _on_cluster(spec: StudySpec, todo: Sequence[int], address: str) -> Iterator[
         limit = workers * (1 + AHEAD)
         queue = iter(todo)
         futures = [_submit(client, spec, index) for index in _take(queue, limit)]
-        running = as_completed(futures)
+        running = as_completed(futures, loop=client.loop)
         for future in running:
             output: ShardOutput = future.result()
             future.release()
