@@ -16,7 +16,7 @@ from cascadia.application.store import GameConflictError, GameStore
 from cascadia.domain.game import Game
 from cascadia.replays.audit import verify
 from cascadia.replays.errors import ReplayError
-from cascadia.replays.format import LogHeader, canonical, open_log, record_body, write_log
+from cascadia.replays.format import LogHeader, open_log, record_bytes, write_log
 from cascadia.replays.scores import final_score_sheet
 
 
@@ -67,7 +67,7 @@ def import_log(store: GameStore, path: str | os.PathLike[str]) -> ImportResult:
         else:
             return ImportResult(str(path), game_id, len(events), imported=True)
     stored = store.game_events(game_id)
-    if [canonical(record_body(e)) for e in stored] != [canonical(record_body(e)) for e in events]:
+    if [record_bytes(e) for e in stored] != [record_bytes(e) for e in events]:
         raise ImportConflictError(
             f"{path}: the store already holds a different game with id {game_id} "
             f"({len(stored)} stored event(s), {len(events)} in the log)"

@@ -34,7 +34,7 @@ from cascadia.replays.format import (
     LogRecord,
     canonical,
     open_log,
-    record_body,
+    record_bytes,
 )
 from cascadia.replays.scores import final_score_sheet, first_difference, totals
 
@@ -138,7 +138,7 @@ class Audit:
             if not self._pending:
                 self._decide(record, records)
             expected = self._pending.popleft()
-            if canonical(record_body(expected)) != record.body:
+            if record_bytes(expected) != record.body:
                 kind = "draw" if expected.kind == "draw" and expected.type == record.type else "event"
                 raise AuditDivergence(self.file, kind, record.seq, record.as_dict(), event_dict(expected))
             self.count = record.seq
