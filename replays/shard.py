@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import os
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from hashlib import sha256
 from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+import msgpack
 from cascadia.domain.commands import (
     COMMAND_TYPES,
     Command,
@@ -34,7 +35,6 @@ from cascadia.domain.commands import (
     ReturnWildlife,
     Take,
     WipeThree,
-    from_dict,
 )
 from cascadia.domain.errors import CommandFormatError
 from cascadia.replays.errors import LogFormatError, ReplayError
@@ -93,32 +93,42 @@ fields in declaration order (``NatureWipe``: the slots)."""
 _CODE_OF = {cls: code for code, cls in enumerate(DECISION_CODES)}
 
 
+_ENCODERS: dict[type[Command], Callable[[Any], list[int]]] = {
+    Take: lambda c: [0, c.tile_slot, c.wildlife_slot],
+    PlaceTile: lambda c: [1, c.q, c.r, c.rotation],
+    PlaceWildlife: lambda c: [2, c.q, c.r],
+    ReturnWildlife: lambda c: [3],
+    WipeThree: lambda c: [4],
+    NatureFreeChoice: lambda c: [5],
+    NatureWipe: lambda c: [6, *c.slots],
+}
+_ARITY = {Take: 2, PlaceTile: 3, PlaceWildlife: 2, ReturnWildlife: 0, WipeThree: 0, NatureFreeChoice: 0}
+
+
 def encode_decision(command: Command) -> list[int]:
     """The stored form of a decision: ``take 1 3`` -> ``[0, 1, 3]``, ``tile 1 0 r3`` ->
     ``[1, 1, 0, 3]``, ``nature wipe 0,2`` -> ``[6, 0, 2]``."""
-    code = _CODE_OF[type(command)]
-    if isinstance(command, NatureWipe):
-        return [code, *command.slots]
-    return [code, *(value for value in vars(command).values())]
+    return _ENCODERS[type(command)](command)
 
 
 def decode_decision(value: Any) -> Command:
     """The command of a stored decision; :class:`CommandFormatError` for anything else."""
-    if not isinstance(value, list) or not value or type(value[0]) is not int:
-        raise CommandFormatError(f"a decision is [code, values...], not {value!r}")
+    if not isinstance(value, list) or not value or not all(type(v) is int for v in value):
+        raise CommandFormatError(f"a decision is [code, values...] of whole numbers, not {value!r}")
     code, *values = value
     if not 0 <= code < len(DECISION_CODES):
         raise CommandFormatError(f"unknown decision code {code}")
     cls = DECISION_CODES[code]
     if cls is NatureWipe:
-        return from_dict({"type": cls.type, "slots": values})
-    names = [name for name in cls.__dataclass_fields__ if name != "type"]
-    if len(values) != len(names):
-        raise CommandFormatError(f"a {cls.type} decision has {len(names)} value(s), not {len(values)}")
-    return from_dict({"type": cls.type, **dict(zip(names, values, strict=True))})
+        return NatureWipe(tuple(values))
+    if len(values) != _ARITY[cls]:
+        raise CommandFormatError(f"a {cls.type} decision has {_ARITY[cls]} value(s), not {len(values)}")
+    return cls(*values)  # type: ignore[call-arg]
 
 
-assert {cls.type for cls in DECISION_CODES} == set(COMMAND_TYPES), "every command has a decision code"
+assert set(DECISION_CODES) == set(_ENCODERS) == set(COMMAND_TYPES.values()), (
+    "every command has a decision code"
+)
 
 # -- values ------------------------------------------------------------------------------------
 
@@ -200,7 +210,7 @@ def encode_shard(study: str, index: int, setup: ShardSetup, games: Sequence[Shar
         [game.seed, [encode_decision(c) for c in game.decisions], game.log_digest, list(game.totals)]
         for game in games
     ]
-    body = zlib.compress(canonical(entries), COMPRESSION_LEVEL)
+    body = zlib.compress(msgpack.packb(entries, use_bin_type=True), COMPRESSION_LEVEL)  # no maps: canonical
     header = ShardHeader(
         study,
         index,

@@ -1,0 +1,160 @@
+"""Benchmark: a study end to end, as a user runs it (issue 21 figures).
+
+Runs ``cascadia study DIR ...`` (played, written as shards and Parquet, ready to query),
+then ``cascadia stats cards`` and one SQL aggregate over the result, and prints the wall
+time of each, the study's size on disk (shards, Parquet) and the peak memory of the
+whole process tree (the command and its worker processes, summed, sampled every 0.2 s).
+
+Run: python tests/benchmarks/bench_study.py --games 100000 --workers 2 [--bot random]
+     [--folder DIR] [--shard-size 1000] [--keep]
+With --cpu it instead prints the CPU time per game of each stage of playing one shard in
+this process (play, record for the shard, analytics rows, shard encoding).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+CASCADIA = str(Path(sys.executable).with_name("cascadia"))
+AGGREGATE = (
+    "SELECT players, count(*) AS games, avg(winning_score) AS mean_winning_score, "
+    "max(winning_score) AS best FROM games GROUP BY players"
+)
+
+
+def tree_rss(root: int) -> int:
+    """The resident memory of ``root`` and all its descendants, in bytes (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as status:
+                fields = dict(line.split(":", 1) for line in status if ":" in line)
+        except OSError:
+            continue
+        pid = int(entry)
+        children.setdefault(int(fields["PPid"]), []).append(pid)
+        rss[pid] = int(fields.get("VmRSS", "0 kB").split()[0]) * 1024
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        total += rss.get(pid, 0)
+        todo.extend(children.get(pid, []))
+    return total
+
+
+def timed(args: list[str]) -> tuple[float, int, str]:
+    """Run a command; its wall time, the peak memory of its process tree, and its output."""
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
+    peak = [0]
+
+    def sample() -> None:
+        while process.poll() is None:
+            peak[0] = max(peak[0], tree_rss(process.pid))
+            time.sleep(0.2)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    started = time.perf_counter()
+    sampler.start()
+    output, _ = process.communicate()
+    elapsed = time.perf_counter() - started
+    sampler.join()
+    if process.returncode:
+        raise SystemExit(f"{' '.join(args)} failed with exit code {process.returncode}")
+    return elapsed, peak[0], output
+
+
+def size(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def end_to_end(args: argparse.Namespace) -> None:
+    folder = Path(args.folder or tempfile.mkdtemp(prefix="cascadia-study-"))
+    command = [CASCADIA, "study", str(folder), "-n", str(args.games), "--bot", args.bot]
+    command += ["--workers", str(args.workers), "--shard-size", str(args.shard_size)]
+    seconds, peak, _ = timed(command)
+    shards, parquet = size(folder / "shards"), size(folder / "analytics")
+    print(f"study: {args.games:,} {args.bot} 4-player games, {args.workers} worker(s)")
+    print(
+        f"  wall {seconds:,.1f} s ({args.games / seconds:,.0f} games/s); peak memory {peak / 2**20:,.0f} MiB"
+    )
+    print(
+        f"  disk: shards {shards / 2**20:,.1f} MiB ({shards / args.games:,.0f} B/game), "
+        f"Parquet {parquet / 2**20:,.1f} MiB ({parquet / args.games:,.0f} B/game), "
+        f"total {(shards + parquet) / 2**30:,.2f} GiB"
+    )
+    for label, query in (("stats cards", ["stats", "cards"]), ("SQL aggregate", ["sql", AGGREGATE])):
+        seconds, peak, _ = timed([CASCADIA, *query, "--home", str(folder)])
+        print(f"  {label}: {seconds:.2f} s (peak memory {peak / 2**20:,.0f} MiB)")
+    if not args.keep and not args.folder:
+        shutil.rmtree(folder)
+
+
+def cpu_per_stage(args: argparse.Namespace) -> None:
+    from cascadia.analytics.rows import BatchColumns
+    from cascadia.application.study import StudySpec
+    from cascadia.bots.registry import bot_game_id, play_game
+    from cascadia.domain.options import GameOptions
+    from cascadia.projections.game_scores import score_state
+    from cascadia.replays.shard import encode_shard
+    from cascadia.replays.shard_games import record_game
+
+    spec = StudySpec((args.bot,) * 4, GameOptions(), 0, args.games, args.games)
+    clock = time.process_time
+    spent = dict.fromkeys(("play", "score", "record", "rows", "encode", "tables"), 0.0)
+    columns, games = BatchColumns(), []
+    for seed in spec.shard_seeds(0):
+        t0 = clock()
+        game = play_game(seed, spec.names, spec.options, bot_game_id(seed, spec.names, spec.options))
+        events = game.collect_events()
+        t1 = clock()
+        scored = score_state(game.state)
+        t2 = clock()
+        games.append(record_game(game, events, scored.to_dict()))
+        t3 = clock()
+        columns.add_game(events, game.state, scored)
+        t4 = clock()
+        for stage, seconds in zip(spent, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=False):
+            spent[stage] += seconds
+    t0 = clock()
+    encode_shard(spec.id, 0, spec.setup, games)
+    t1 = clock()
+    columns.tables(spec.batch(0))
+    spent["encode"], spent["tables"] = t1 - t0, clock() - t1
+    total = sum(spent.values())
+    print(f"CPU per {args.bot} 4-player game, {args.games} games in this process:")
+    for stage, seconds in spent.items():
+        print(f"  {stage:<7} {seconds / args.games * 1000:6.2f} ms")
+    print(f"  {'total':<7} {total / args.games * 1000:6.2f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--bot", default="random")
+    parser.add_argument("--shard-size", type=int, default=1000)
+    parser.add_argument("--folder", help="Where to write the study (kept); default a temporary folder.")
+    parser.add_argument("--keep", action="store_true", help="Keep the temporary folder.")
+    parser.add_argument("--cpu", action="store_true", help="CPU time per game and stage, in this process.")
+    args = parser.parse_args()
+    if args.cpu:
+        cpu_per_stage(args)
+    else:
+        end_to_end(args)
+
+
+if __name__ == "__main__":
+    main()
