@@ -33,8 +33,7 @@ PLAYERS = "players"
 EVENTS = "events"
 PLACEMENTS = "placements"
 TABLES: tuple[str, ...] = (EVENTS, PLACEMENTS, PLAYERS, GAMES)
-"""Stored tables, in the order a batch is committed: ``games`` last, because a batch
-counts as ingested exactly when its ``games`` file exists."""
+"""Stored tables, in the order a batch's files are written (its marker commits it last)."""
 
 
 def card_column(species: str, card_set: int = 1) -> str:

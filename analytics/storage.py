@@ -142,14 +142,20 @@ class AnalyticsStore:
     def writing(self) -> Iterator[AnalyticsStore]:
         """Hold the write lock (one writer at a time), refuse a dataset of another version,
         and clear what an interrupted writer left behind. Raises :class:`AnalyticsBusyError`
-        if another writer holds the lock."""
+        if another writer holds the lock. A long-running writer (a study) may take it once
+        per batch, so that an ingest can run between its batches::
+
+            with store.writing():
+                if batch not in store.committed_batches():
+                    store.write_batch(columns.tables(batch), batch, source="study-a")
+        """
         self.root.mkdir(parents=True, exist_ok=True)
         with open(self.root / LOCK_FILE, "a+") as lock:
             try:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 raise AnalyticsBusyError(
-                    f"another ingest is writing to {self.root}; wait for it to finish"
+                    f"another ingest or study is writing to {self.root}; wait for it to finish"
                 ) from None
             try:
                 self.check_dataset()
@@ -182,7 +188,9 @@ class AnalyticsStore:
         named ``<batch>.parquet``; the batch is committed when its marker
         ``_commits/<batch>.json`` is written, last. Writing a batch id that exists
         (committed or not) replaces that batch: its marker is removed first, then its
-        files, then the new ones are written. The same rows and id give the same bytes.
+        files, then the new ones are written. The same rows and id give the same bytes
+        (with the same pyarrow). ``batch in committed_batches()`` tells whether a batch
+        was committed.
 
         Call only while holding :meth:`writing`; raises ``ValueError`` for an invalid id,
         source or table (see :func:`cascadia.analytics.dataset.split`)."""
