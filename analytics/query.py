@@ -1,24 +1,27 @@
 """DuckDB over the analytics Parquet files: views, free SQL and ``--where`` filters.
 
 :class:`AnalyticsDB` opens an in-memory DuckDB (embedded, no server, no network) and
-defines one view per stored table over the Parquet files of the committed batches
-(``read_parquet([...], union_by_name = true)``), plus two small helpers: the view
-``game_cards`` (one row per game and species) and the table ``tiles`` (the habitat tile
-catalogue). Then it locks the connection down: file access is limited to the analytics
-folder, external access and extension loading are off, and the configuration is
-locked, so the user's SQL can read the tables and nothing else. Only single ``SELECT``
-statements (which include ``WITH``, ``DESCRIBE``, ``SHOW`` and ``SUMMARIZE``) are run.
+defines one view per stored table over the Parquet files of the committed batches (one
+``read_parquet([...], union_by_name = true)`` per partition, with the partition keys as
+columns, and the files of the legacy layout, :mod:`cascadia.analytics.legacy`), plus two
+small helpers: the view ``game_cards`` (one row per game and species) and the table
+``tiles`` (the habitat tile catalogue). Then it locks the connection down: file access
+is limited to the analytics folder, external access and extension loading are off, and
+the configuration is locked, so the user's SQL can read the tables and nothing else.
+Only single ``SELECT`` statements (which include ``WITH``, ``DESCRIBE``, ``SHOW`` and
+``SUMMARIZE``) are run.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
+from pathlib import Path
 from typing import Any
 
 import duckdb
 import pyarrow as pa
-from cascadia.analytics import schema
+from cascadia.analytics import legacy, schema
 from cascadia.analytics.storage import AnalyticsStore
 from cascadia.domain.components import FIRST_STARTER_ID, TILES, WILDLIFE
 from cascadia.domain.errors import CascadiaError
@@ -62,8 +65,19 @@ def check_select(sql: str) -> str:
     return sql
 
 
-def _sql_path(path: os.PathLike[str] | str) -> str:
-    return "'" + str(path).replace("'", "''") + "'"
+def _sql_literal(value: object) -> str:
+    """``value`` as an SQL literal: an integer as it is, anything else as quoted text."""
+    return str(value) if isinstance(value, int) else "'" + str(value).replace("'", "''") + "'"
+
+
+def _read_parquet(files: list[Path]) -> str:
+    """A ``read_parquet`` of ``files`` that parses no partition from their paths."""
+    listing = ", ".join(_sql_literal(f.resolve()) for f in files)
+    return f"read_parquet([{listing}], union_by_name = true, hive_partitioning = false)"
+
+
+_SQL_TYPES = {pa.int8(): "TINYINT", pa.string(): "VARCHAR"}
+"""The DuckDB type of each partition key's Arrow type."""
 
 
 def _tiles_table() -> pa.Table:
@@ -86,6 +100,7 @@ class AnalyticsDB:
 
     def __init__(self, home: str | os.PathLike[str]) -> None:
         self.storage = AnalyticsStore(home)
+        self.storage.check_dataset()
         self.con = duckdb.connect(":memory:")
         self._define_views()
         self._lock_down()
@@ -100,22 +115,17 @@ class AnalyticsDB:
         self.close()
 
     def _define_views(self) -> None:
-        batches = self.storage.committed_batches()
         con = self.con
-        for table, table_schema in schema.SCHEMAS.items():
-            files = self.storage.files(table, batches)
-            if files:
-                listing = ", ".join(_sql_path(f.resolve()) for f in files)
-                con.execute(
-                    f"CREATE VIEW {table} AS SELECT * FROM read_parquet([{listing}], union_by_name = true)"
-                )
+        for table in schema.SCHEMAS:
+            parts = self._partition_selects(table) + self._legacy_selects(table)
+            if parts:
+                con.execute(f"CREATE VIEW {table} AS " + " UNION ALL BY NAME ".join(parts))
             else:
-                empty = table_schema.empty_table()
-                con.register(f"_{table}_empty", empty)
+                con.register(f"_{table}_empty", schema.dataset_schema(table).empty_table())
                 con.execute(f"CREATE TABLE {table} AS SELECT * FROM _{table}_empty")
                 con.unregister(f"_{table}_empty")
         if self.storage.marks_file.is_file():
-            marks = _sql_path(self.storage.marks_file.resolve())
+            marks = _sql_literal(self.storage.marks_file.resolve())
             con.execute(f"CREATE VIEW {schema.MARKS} AS SELECT * FROM read_parquet({marks})")
         else:
             con.register("_marks_empty", schema.MARKS_SCHEMA.empty_table())
@@ -131,8 +141,36 @@ class AnalyticsDB:
         con.execute("CREATE TABLE tiles AS SELECT * FROM _tiles")
         con.unregister("_tiles")
 
+    def _partition_selects(self, table: str) -> list[str]:
+        """One ``SELECT`` per partition of ``table``: its committed files, with the partition
+        keys as typed constants (taken from the partition, not parsed from the paths, so a
+        ``key=value`` folder above the data directory cannot add a column)."""
+        selects = []
+        for partition, files in self.storage.partitions(table).items():
+            keys = ", ".join(
+                f"CAST({_sql_literal(value)} AS {_SQL_TYPES[field.type]}) AS {field.name}"
+                for field, value in zip(schema.PARTITION_KEYS, astuple(partition), strict=True)
+            )
+            selects.append(f"SELECT *, {keys} FROM {_read_parquet(files)}")
+        return selects
+
+    def _legacy_selects(self, table: str) -> list[str]:
+        """The committed files of the legacy layout, in the columns of the dataset: ``games``
+        stores ``players``; a row of another table takes it from its game."""
+        files = self.storage.legacy_files(table)
+        if not files:
+            return []
+        source = f"CAST({_sql_literal(legacy.SOURCE)} AS VARCHAR) AS source"
+        if table == schema.GAMES:
+            return [f"SELECT * EXCLUDE (players), players, {source} FROM {_read_parquet(files)}"]
+        games = _read_parquet(self.storage.legacy_files(schema.GAMES))
+        return [
+            f"SELECT t.*, g.players, {source} FROM {_read_parquet(files)} t "
+            f"JOIN (SELECT game_id, players FROM {games}) g USING (game_id)"
+        ]
+
     def _lock_down(self) -> None:
-        root = _sql_path(str(self.storage.root.resolve()) + os.sep)
+        root = _sql_literal(str(self.storage.root.resolve()) + os.sep)
         self.con.execute(f"SET allowed_directories = [{root}]")
         self.con.execute("SET enable_external_access = false")
         self.con.execute("SET autoinstall_known_extensions = false")

@@ -1,6 +1,7 @@
 """The analytics tables: their names, columns and Arrow types (documented in SCHEMA.md).
 
-Four tables are stored as Parquet, one file per table per ingest batch:
+Four tables are stored as a Hive-partitioned Parquet dataset (:mod:`cascadia.analytics.dataset`),
+one file per table, partition and batch:
 
 - ``games``: one row per game (setup, cards, options, length, winning score);
 - ``players``: one row per seat (score sheet parts, nature tokens, rank, won);
@@ -12,6 +13,11 @@ Column lists are built from the domain's own vocabularies (``WILDLIFE``, ``HABIT
 the fields of ``GameOptions``), so a new option becomes a new column without editing
 this module; the DuckDB views read the files with ``union_by_name`` so that batches
 written before such a change stay readable (the new column reads as null there).
+
+The partition keys (:data:`PARTITION_KEYS`) are columns of every table that the files
+do not store: their values are in the files' paths. A change to the tables that a reader
+of the previous version would misread (a column renamed, retyped or dropped, a key
+changed) raises :data:`SCHEMA_VERSION`; adding a column does not.
 """
 
 from __future__ import annotations
@@ -27,8 +33,7 @@ PLAYERS = "players"
 EVENTS = "events"
 PLACEMENTS = "placements"
 TABLES: tuple[str, ...] = (EVENTS, PLACEMENTS, PLAYERS, GAMES)
-"""Stored tables, in the order a batch is committed: ``games`` last, because a batch
-counts as ingested exactly when its ``games`` file exists."""
+"""Stored tables, in the order a batch's files are written (its marker commits it last)."""
 
 
 def card_column(species: str, card_set: int = 1) -> str:
@@ -153,6 +158,16 @@ PLACEMENTS_SCHEMA = pa.schema(
     ]
 )
 
+SCHEMA_VERSION = 1
+"""The version of the stored dataset's layout and columns (``dataset.json``, and each
+file's Parquet key-value metadata ``cascadia.schema``); readers refuse any other."""
+
+PARTITION_KEYS = pa.schema([pa.field("players", pa.int8()), pa.field("source", pa.string())])
+"""The Hive partition keys, in path order (``players=4/source=ingest``): the game's number
+of seats (the ``players`` column of ``games``) and who wrote the batch (``ingest``, or a
+study's id). Every table has them as columns; no file stores them."""
+
+
 MARKS = "marks"
 MARKS_SCHEMA = pa.schema(
     [
@@ -179,3 +194,17 @@ SCHEMAS: dict[str, pa.Schema] = {
     EVENTS: EVENTS_SCHEMA,
     PLACEMENTS: PLACEMENTS_SCHEMA,
 }
+
+
+def stored_schema(table: str) -> pa.Schema:
+    """The columns a file of ``table`` stores: the table's columns without the partition keys."""
+    table_schema = SCHEMAS[table]
+    for key in PARTITION_KEYS.names:
+        if key in table_schema.names:
+            table_schema = table_schema.remove(table_schema.get_field_index(key))
+    return table_schema
+
+
+def dataset_schema(table: str) -> pa.Schema:
+    """The columns a reader of the dataset sees: the stored ones, then the partition keys."""
+    return pa.schema([*stored_schema(table), *PARTITION_KEYS])

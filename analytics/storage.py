@@ -1,21 +1,26 @@
-"""Where the analytics tables live on disk, and how a batch is committed.
+"""Where the analytics tables live on disk, and how a batch is written and committed.
 
-Layout, under the data directory (``--home``, ``$CASCADIA_HOME`` or ``./.cascadia``)::
+The tables form a Hive-partitioned Parquet dataset (:mod:`cascadia.analytics.dataset`,
+analytics/SCHEMA.md) under the data directory (``--home``, ``$CASCADIA_HOME`` or
+``./.cascadia``)::
 
     analytics/
-      .lock                       held (flock) by the one ingest that writes
-      tracking.json               where ``ingest --from-store`` stopped in the notification log
-      games/batch-<id>.parquet    one file per table per ingest batch
-      players/batch-<id>.parquet
-      events/batch-<id>.parquet
-      placements/batch-<id>.parquet
-      marks.parquet               every mark of every achievement map, rewritten whole
+      dataset.json                 format, schema version, partition keys, tables (written once)
+      _commits/<batch>.json        the commit marker of each batch: its source, files and rows
+      games/players=<n>/source=<name>/<batch>.parquet     one file per table, partition and batch
+      players/...  events/...  placements/...             (the same partitions)
+      <table>/batch-<id>.parquet   the first, unversioned layout (:mod:`cascadia.analytics.legacy`)
+      marks.parquet                every mark of every achievement map, rewritten whole
+      tracking.json                where ``ingest --from-store`` stopped in the notification log
+      .lock                        held (flock) by the one writer
 
-A batch is written to hidden temporary names and renamed into place, ``games`` last: a
-batch is **committed** exactly when its ``games`` file exists. Readers only see the
-files of committed batches, so a half-finished ingest shows no partial game; the next
-ingest deletes what an interrupted one left behind. New games add files; no file is
-ever rewritten.
+A batch is written to hidden temporary names, renamed into place, then committed by
+writing its marker ``_commits/<batch>.json``: a batch is **committed** exactly when its
+marker exists, and a file belongs to the dataset exactly when the marker of its batch
+(its file name) exists. Readers of this module only see such files, so a half-written
+batch shows no partial game; the next writer deletes what an interrupted one left
+behind. New games add files; a committed file is never rewritten, except that writing a
+batch id again replaces that batch whole (a study re-writing a batch it never finished).
 """
 
 from __future__ import annotations
@@ -25,27 +30,39 @@ import json
 import os
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
-from cascadia.analytics import schema
+from cascadia.analytics import legacy, schema
+from cascadia.analytics.dataset import (
+    COMMIT_SUFFIX,
+    COMMITS_DIR,
+    DESCRIPTION_FILE,
+    INGEST_SOURCE,
+    SUFFIX,
+    Partition,
+    check_batch_id,
+    check_description,
+    check_source,
+    description,
+    split,
+)
 from cascadia.domain.errors import CascadiaError
 
 ANALYTICS_DIR = "analytics"
 TRACKING_FILE = "tracking.json"
 MARKS_FILE = "marks.parquet"
 LOCK_FILE = ".lock"
-BATCH_PREFIX = "batch-"
-SUFFIX = ".parquet"
 TEMP_SUFFIX = ".tmp"
 COMPRESSION = "zstd"
 
 
 class AnalyticsBusyError(CascadiaError):
-    """Another ingest is writing to the same analytics folder."""
+    """Another writer is writing to the same analytics folder."""
 
 
 def new_batch_id() -> str:
@@ -59,95 +76,162 @@ class AnalyticsStore:
     def __init__(self, home: str | os.PathLike[str]) -> None:
         """``home``: the data directory, resolved by the caller (the application's ``data_home``)."""
         self.root = Path(home) / ANALYTICS_DIR
+        self._holding = False
 
     def table_dir(self, table: str) -> Path:
         return self.root / table
 
-    def _batch_file(self, table: str, batch: str) -> Path:
-        return self.table_dir(table) / f"{BATCH_PREFIX}{batch}{SUFFIX}"
+    def _marker(self, batch: str) -> Path:
+        return self.root / COMMITS_DIR / f"{batch}{COMMIT_SUFFIX}"
 
-    @staticmethod
-    def _batch_of(path: Path) -> str:
-        return path.name[len(BATCH_PREFIX) : -len(SUFFIX)]
+    # -- reading -----------------------------------------------------------------------
+
+    def check_dataset(self) -> None:
+        """Refuse a dataset of another format or schema version
+        (:class:`~cascadia.analytics.dataset.DatasetVersionError`, one line)."""
+        check_description(self.root)
+
+    def _committed(self) -> set[str]:
+        """The ids of the committed batches of the partitioned layout."""
+        folder = self.root / COMMITS_DIR
+        return {p.stem for p in folder.glob(f"*{COMMIT_SUFFIX}")} if folder.is_dir() else set()
 
     def committed_batches(self) -> list[str]:
-        """The ids of the committed batches (those whose ``games`` file exists), oldest first."""
-        folder = self.table_dir(schema.GAMES)
-        if not folder.is_dir():
-            return []
-        return sorted(self._batch_of(p) for p in folder.glob(f"{BATCH_PREFIX}*{SUFFIX}"))
+        """The ids of the committed batches (legacy ones included), sorted."""
+        return sorted(self._committed() | set(legacy.committed_batches(self.root)))
 
-    def files(self, table: str, batches: list[str] | None = None) -> list[Path]:
-        """The files of ``table`` that belong to committed batches."""
-        committed = self.committed_batches() if batches is None else batches
-        return [path for batch in committed if (path := self._batch_file(table, batch)).exists()]
+    def _partition_files(self, table: str) -> Iterator[tuple[Partition, Path]]:
+        """Every file of ``table`` in a partition folder, committed or not."""
+        for path in sorted(self.table_dir(table).glob(f"*=*/*=*/*{SUFFIX}")):
+            partition = Partition.of_folder(path.parent)
+            if partition is not None:
+                yield partition, path
+
+    def partitions(self, table: str) -> dict[Partition, list[Path]]:
+        """The committed files of ``table`` in the partitioned layout, by partition."""
+        committed = self._committed()
+        result: dict[Partition, list[Path]] = {}
+        for partition, path in self._partition_files(table):
+            if path.stem in committed:
+                result.setdefault(partition, []).append(path)
+        return dict(sorted(result.items()))
+
+    def legacy_files(self, table: str) -> list[Path]:
+        """The committed files of ``table`` in the legacy layout (:mod:`cascadia.analytics.legacy`)."""
+        return legacy.files(self.root, table)
+
+    def files(self, table: str) -> list[Path]:
+        """Every committed file of ``table``: partitioned, then legacy."""
+        return [p for paths in self.partitions(table).values() for p in paths] + self.legacy_files(table)
 
     def ingested_game_ids(self) -> set[str]:
         """The ids of every game in a committed batch."""
         files = self.files(schema.GAMES)
         if not files:
             return set()
-        ids = pq.read_table([str(f) for f in files], columns=["game_id"]).column("game_id")
-        return set(ids.to_pylist())
+        table = pq.read_table([str(f) for f in files], columns=["game_id"], partitioning=None)
+        return set(table.column("game_id").to_pylist())
 
     def size_on_disk(self) -> int:
         """Bytes of all committed Parquet files."""
-        batches = self.committed_batches()
-        return sum(p.stat().st_size for t in schema.TABLES for p in self.files(t, batches))
+        return sum(p.stat().st_size for t in schema.TABLES for p in self.files(t))
+
+    # -- writing -----------------------------------------------------------------------
 
     @contextmanager
     def writing(self) -> Iterator[AnalyticsStore]:
-        """Hold the write lock (one ingest at a time) and clear what an interrupted
-        ingest left behind. Raises :class:`AnalyticsBusyError` if another ingest runs."""
+        """Hold the write lock (one writer at a time), refuse a dataset of another version,
+        and clear what an interrupted writer left behind. Raises :class:`AnalyticsBusyError`
+        if another writer holds the lock. A long-running writer (a study) may take it once
+        per batch, so that an ingest can run between its batches::
+
+            with store.writing():
+                if batch not in store.committed_batches():
+                    store.write_batch(columns.tables(batch), batch, source="study-a")
+        """
         self.root.mkdir(parents=True, exist_ok=True)
         with open(self.root / LOCK_FILE, "a+") as lock:
             try:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 raise AnalyticsBusyError(
-                    f"another ingest is writing to {self.root}; wait for it to finish"
+                    f"another ingest or study is writing to {self.root}; wait for it to finish"
                 ) from None
             try:
+                self.check_dataset()
                 self._remove_leftovers()
+                self._holding = True
                 yield self
             finally:
+                self._holding = False
                 fcntl.flock(lock, fcntl.LOCK_UN)
 
     def _remove_leftovers(self) -> None:
-        """Temporary files, and files of batches whose ``games`` file was never renamed in."""
-        (self.root / f".{MARKS_FILE}{TEMP_SUFFIX}").unlink(missing_ok=True)
-        committed = set(self.committed_batches())
+        """Temporary files, files of batches that were never committed, in either layout."""
+        committed = self._committed()
+        doomed = list(self.root.rglob(f".*{TEMP_SUFFIX}")) + legacy.leftovers(self.root)
         for table in schema.TABLES:
-            folder = self.table_dir(table)
-            if not folder.is_dir():
-                continue
-            for path in folder.iterdir():
-                if path.name.endswith(TEMP_SUFFIX) or (
-                    path.name.startswith(BATCH_PREFIX)
-                    and path.name.endswith(SUFFIX)
-                    and self._batch_of(path) not in committed
-                ):
-                    path.unlink()
+            doomed += [path for _, path in self._partition_files(table) if path.stem not in committed]
+        for path in doomed:
+            path.unlink()
 
-    def write_batch(self, tables: dict[str, pa.Table], batch: str) -> int:
-        """Write one batch (a table per stored table) and commit it; returns its bytes.
+    def write_batch(self, tables: Mapping[str, pa.Table], batch: str, source: str = INGEST_SOURCE) -> int:
+        """Write one batch and commit it; returns the bytes of its Parquet files.
 
-        Call only while holding :meth:`writing`."""
-        written: list[tuple[Path, Path]] = []
-        size = 0
-        for table in schema.TABLES:
-            final = self._batch_file(table, batch)
-            final.parent.mkdir(parents=True, exist_ok=True)
-            temp = final.with_name(f".{final.name}{TEMP_SUFFIX}")
-            pq.write_table(tables[table], temp, compression=COMPRESSION)
-            with open(temp, "rb") as handle:
-                os.fsync(handle.fileno())
-            size += temp.stat().st_size
-            written.append((temp, final))
-        for temp, final in written:  # games last: the batch is committed by its last rename
+        ``tables``: what :meth:`cascadia.analytics.rows.BatchColumns.tables` returns for
+        ``batch`` (one Arrow table per stored table, ``batch`` in every row's ``batch``
+        column). ``batch``: the batch's id, unique in the dataset (letters, digits, ``.``,
+        ``_``, ``-``); a caller may choose it, e.g. ``<study>-000042``. ``source``: who
+        wrote the batch, a partition key (lower case, starting with a letter).
+
+        The rows go to one file per table and partition (``players=<n>/source=<source>``),
+        named ``<batch>.parquet``; the batch is committed when its marker
+        ``_commits/<batch>.json`` is written, last. Writing a batch id that exists
+        (committed or not) replaces that batch: its marker is removed first, then its
+        files, then the new ones are written. The same rows and id give the same bytes
+        (with the same pyarrow). ``batch in committed_batches()`` tells whether a batch
+        was committed.
+
+        Call only while holding :meth:`writing`; raises ``ValueError`` for an invalid id,
+        source or table (see :func:`cascadia.analytics.dataset.split`)."""
+        if not self._holding:
+            raise RuntimeError("write_batch: hold AnalyticsStore.writing() first")
+        parts = split(tables, check_batch_id(batch), check_source(source))
+        description_file = self.root / DESCRIPTION_FILE
+        if not description_file.exists():
+            _replace(description_file, _json_bytes(description()))
+        self._drop_batch(batch)
+        moves: list[tuple[Path, Path]] = []
+        files: dict[str, int] = {}
+        for partition, rows in parts.items():
+            for table in schema.TABLES:
+                if not rows[table].num_rows:
+                    continue
+                final = self.table_dir(table) / partition.path / f"{batch}{SUFFIX}"
+                final.parent.mkdir(parents=True, exist_ok=True)
+                temp = _temp(final)
+                pq.write_table(rows[table], temp, compression=COMPRESSION)
+                _fsync_file(temp)
+                moves.append((temp, final))
+                files[final.relative_to(self.root).as_posix()] = rows[table].num_rows
+        size = sum(temp.stat().st_size for temp, _ in moves)
+        for temp, final in moves:
             os.replace(temp, final)
-        _fsync_dir(self.table_dir(schema.GAMES))
+        for folder in {f for _, final in moves for f in final.relative_to(self.root).parents}:
+            _fsync_dir(self.root / folder)
+        marker = {"batch": batch, "source": source, "schema_version": schema.SCHEMA_VERSION, "files": files}
+        _replace(self._marker(batch), _json_bytes(marker))
         return size
+
+    def _drop_batch(self, batch: str) -> None:
+        """Uncommit ``batch`` (remove its marker), then delete its files."""
+        marker = self._marker(batch)
+        if marker.exists():
+            marker.unlink()
+            _fsync_dir(marker.parent)
+        for table in schema.TABLES:
+            for path in self.table_dir(table).glob(f"*=*/*=*/{batch}{SUFFIX}"):
+                path.unlink()
 
     # -- the marks of the achievement maps, one file replaced whole --------------------
 
@@ -157,12 +241,9 @@ class AnalyticsStore:
 
     def write_marks(self, table: pa.Table) -> int:
         """Replace the marks table (atomically); call only while holding :meth:`writing`."""
-        temp = self.marks_file.with_name(f".{MARKS_FILE}{TEMP_SUFFIX}")
-        pq.write_table(table, temp, compression=COMPRESSION)
-        with open(temp, "rb") as handle:
-            os.fsync(handle.fileno())
-        os.replace(temp, self.marks_file)
-        _fsync_dir(self.root)
+        sink = pa.BufferOutputStream()
+        pq.write_table(table, sink, compression=COMPRESSION)
+        _replace(self.marks_file, sink.getvalue().to_pybytes())
         return self.marks_file.stat().st_size
 
     # -- the position of ingest --from-store in the event store's notification log ---
@@ -186,9 +267,31 @@ class AnalyticsStore:
         if not isinstance(data, dict):
             data = {}
         data[location] = position
-        temp = path.with_name(f".{path.name}{TEMP_SUFFIX}")
-        temp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-        os.replace(temp, path)
+        _replace(path, _json_bytes(data))
+
+
+def _json_bytes(data: Any) -> bytes:
+    return (json.dumps(data, indent=1, sort_keys=True) + "\n").encode()
+
+
+def _temp(path: Path) -> Path:
+    """The hidden temporary name ``path`` is written under before it is renamed into place."""
+    return path.with_name(f".{path.name}{TEMP_SUFFIX}")
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Replace (or create) ``path`` with ``data`` atomically and durably."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = _temp(path)
+    temp.write_bytes(data)
+    _fsync_file(temp)
+    os.replace(temp, path)
+    _fsync_dir(path.parent)
+
+
+def _fsync_file(path: Path) -> None:
+    with open(path, "rb") as handle:
+        os.fsync(handle.fileno())
 
 
 def _fsync_dir(path: Path) -> None:

@@ -134,6 +134,11 @@ class StudySpec:
         return f"{self.id}-{index:06d}"
 
     @property
+    def source(self) -> str:
+        """The study's partition of the analytics dataset (``source=study-<id>``)."""
+        return f"study-{self.id}"
+
+    @property
     def setup(self) -> ShardSetup:
         return ShardSetup(
             list(self.names), recorded_bots(self.names), self.options.to_dict(), self.rules_version
@@ -250,6 +255,6 @@ class StudyFolder:
     def write(self, spec: StudySpec, output: ShardOutput) -> None:
         """Write a played shard: its Parquet batch (replacing one of the same id), then the
         shard file; both atomically, so an interruption leaves the shard not done."""
-        self.analytics.write_batch(output.tables, spec.batch(output.index))
+        self.analytics.write_batch(output.tables, spec.batch(output.index), source=spec.source)
         with atomic_output(self.shard_file(spec, output.index)) as out:
             out.write(output.shard)
