@@ -32,6 +32,7 @@ import time
 import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,50 @@ MARKS_FILE = "marks.parquet"
 LOCK_FILE = ".lock"
 TEMP_SUFFIX = ".tmp"
 COMPRESSION = "zstd"
+
+
+@dataclass(frozen=True)
+class EncodedBatch:
+    """A batch as the bytes of its Parquet files, by path under the analytics folder, and
+    the rows of each: what :meth:`AnalyticsStore.write_encoded` writes and commits."""
+
+    batch: str
+    source: str
+    files: dict[str, bytes]
+    rows: dict[str, int]
+
+    @property
+    def size(self) -> int:
+        return sum(len(data) for data in self.files.values())
+
+    def marker(self) -> dict[str, Any]:
+        """The batch's commit marker (``_commits/<batch>.json``)."""
+        return {
+            "batch": self.batch,
+            "source": self.source,
+            "schema_version": schema.SCHEMA_VERSION,
+            "files": dict(self.rows),
+        }
+
+
+def encode_batch(tables: Mapping[str, pa.Table], batch: str, source: str = INGEST_SOURCE) -> EncodedBatch:
+    """The Parquet files of a batch (one per table and partition, as
+    :meth:`AnalyticsStore.write_batch` names them), encoded in memory; anywhere, since
+    nothing is read or written. ``ValueError`` for an invalid id, source or table."""
+    parts = split(tables, check_batch_id(batch), check_source(source))
+    files: dict[str, bytes] = {}
+    rows: dict[str, int] = {}
+    for partition, tables_of_partition in parts.items():
+        for table in schema.TABLES:
+            data = tables_of_partition[table]
+            if not data.num_rows:
+                continue
+            name = f"{ANALYTICS_DIR}/{table}/{partition.path}/{batch}{SUFFIX}"
+            sink = pa.BufferOutputStream()
+            pq.write_table(data, sink, compression=COMPRESSION)
+            files[name.removeprefix(f"{ANALYTICS_DIR}/")] = sink.getvalue().to_pybytes()
+            rows[name.removeprefix(f"{ANALYTICS_DIR}/")] = data.num_rows
+    return EncodedBatch(batch, source, files, rows)
 
 
 class AnalyticsBusyError(CascadiaError):
@@ -194,34 +239,33 @@ class AnalyticsStore:
 
         Call only while holding :meth:`writing`; raises ``ValueError`` for an invalid id,
         source or table (see :func:`cascadia.analytics.dataset.split`)."""
+        return self.write_encoded(encode_batch(tables, batch, source))
+
+    def write_encoded(self, encoded: EncodedBatch) -> int:
+        """:meth:`write_batch` for a batch already encoded by :func:`encode_batch` (for
+        example in the worker process that made its rows); returns its files' bytes."""
         if not self._holding:
             raise RuntimeError("write_batch: hold AnalyticsStore.writing() first")
-        parts = split(tables, check_batch_id(batch), check_source(source))
         description_file = self.root / DESCRIPTION_FILE
         if not description_file.exists():
             _replace(description_file, _json_bytes(description()))
-        self._drop_batch(batch)
+        self._drop_batch(encoded.batch)
         moves: list[tuple[Path, Path]] = []
-        files: dict[str, int] = {}
-        for partition, rows in parts.items():
-            for table in schema.TABLES:
-                if not rows[table].num_rows:
-                    continue
-                final = self.table_dir(table) / partition.path / f"{batch}{SUFFIX}"
-                final.parent.mkdir(parents=True, exist_ok=True)
-                temp = _temp(final)
-                pq.write_table(rows[table], temp, compression=COMPRESSION)
-                _fsync_file(temp)
-                moves.append((temp, final))
-                files[final.relative_to(self.root).as_posix()] = rows[table].num_rows
-        size = sum(temp.stat().st_size for temp, _ in moves)
+        for name, data in encoded.files.items():
+            final = self.root / name
+            final.parent.mkdir(parents=True, exist_ok=True)
+            temp = _temp(final)
+            with open(temp, "wb") as out:
+                out.write(data)
+                out.flush()
+                os.fsync(out.fileno())
+            moves.append((temp, final))
         for temp, final in moves:
             os.replace(temp, final)
         for folder in {f for _, final in moves for f in final.relative_to(self.root).parents}:
             _fsync_dir(self.root / folder)
-        marker = {"batch": batch, "source": source, "schema_version": schema.SCHEMA_VERSION, "files": files}
-        _replace(self._marker(batch), _json_bytes(marker))
-        return size
+        _replace(self._marker(encoded.batch), _json_bytes(encoded.marker()))
+        return encoded.size
 
     def _drop_batch(self, batch: str) -> None:
         """Uncommit ``batch`` (remove its marker), then delete its files."""

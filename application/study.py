@@ -28,9 +28,8 @@ from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
 from cascadia.analytics.rows import BatchColumns
-from cascadia.analytics.storage import AnalyticsStore
+from cascadia.analytics.storage import AnalyticsStore, EncodedBatch, encode_batch
 from cascadia.bots.registry import bot_game_id, check_bot_names, play_game, recorded_bots
 from cascadia.domain.errors import CascadiaError, InvalidOptionError
 from cascadia.domain.game import check_setup
@@ -147,12 +146,13 @@ class StudySpec:
 
 @dataclass(frozen=True)
 class ShardOutput:
-    """Shard ``index`` played: the shard file's bytes and its games' analytics tables."""
+    """Shard ``index`` played: the shard file's bytes and its games' analytics batch, both
+    encoded where the games were played (a few hundred bytes and ~2 kB a game)."""
 
     index: int
     games: int
-    shard: bytes
-    tables: dict[str, pa.Table] = field(repr=False)
+    shard: bytes = field(repr=False)
+    batch: EncodedBatch = field(repr=False)
 
 
 def play_shard(spec: StudySpec, index: int) -> ShardOutput:
@@ -170,7 +170,8 @@ def play_shard(spec: StudySpec, index: int) -> ShardOutput:
         games.append(record_game(game, events, scored.to_dict()))
         columns.add_game(events, game.state, scored)
     shard = encode_shard(spec.id, index, spec.setup, games)
-    return ShardOutput(index, len(games), shard, columns.tables(spec.batch(index)))
+    batch = spec.batch(index)
+    return ShardOutput(index, len(games), shard, encode_batch(columns.tables(batch), batch, spec.source))
 
 
 @dataclass(frozen=True)
@@ -255,6 +256,6 @@ class StudyFolder:
     def write(self, spec: StudySpec, output: ShardOutput) -> None:
         """Write a played shard: its Parquet batch (replacing one of the same id), then the
         shard file; both atomically, so an interruption leaves the shard not done."""
-        self.analytics.write_batch(output.tables, spec.batch(output.index), source=spec.source)
+        self.analytics.write_encoded(output.batch)
         with atomic_output(self.shard_file(spec, output.index)) as out:
             out.write(output.shard)

@@ -102,6 +102,7 @@ def end_to_end(args: argparse.Namespace) -> None:
 
 def cpu_per_stage(args: argparse.Namespace) -> None:
     from cascadia.analytics.rows import BatchColumns
+    from cascadia.analytics.storage import encode_batch
     from cascadia.application.study import StudySpec
     from cascadia.bots.registry import bot_game_id, play_game
     from cascadia.domain.options import GameOptions
@@ -111,7 +112,7 @@ def cpu_per_stage(args: argparse.Namespace) -> None:
 
     spec = StudySpec((args.bot,) * 4, GameOptions(), 0, args.games, args.games)
     clock = time.process_time
-    spent = dict.fromkeys(("play", "score", "record", "rows", "encode", "tables"), 0.0)
+    spent = dict.fromkeys(("play", "score", "record", "rows", "encode", "parquet"), 0.0)
     columns, games = BatchColumns(), []
     for seed in spec.shard_seeds(0):
         t0 = clock()
@@ -129,8 +130,8 @@ def cpu_per_stage(args: argparse.Namespace) -> None:
     t0 = clock()
     encode_shard(spec.id, 0, spec.setup, games)
     t1 = clock()
-    columns.tables(spec.batch(0))
-    spent["encode"], spent["tables"] = t1 - t0, clock() - t1
+    encode_batch(columns.tables(spec.batch(0)), spec.batch(0), spec.source)
+    spent["encode"], spent["parquet"] = t1 - t0, clock() - t1
     total = sum(spent.values())
     print(f"CPU per {args.bot} 4-player game, {args.games} games in this process:")
     for stage, seconds in spent.items():
