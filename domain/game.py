@@ -734,11 +734,11 @@ class Game:
         return matches if self.state.options.must_match else not matches
 
     def _three_alike_slots(self) -> list[int] | None:
+        """The slots of the market's three tokens of one species, if it shows exactly three alike."""
         market = self.state.market_wildlife
         for species in set(market):
-            slots = [s for s, w in enumerate(market) if w == species]
-            if species is not None and len(slots) == 3:
-                return slots
+            if species is not None and market.count(species) == 3:
+                return [s for s, w in enumerate(market) if w == species]
         return None
 
     # -- event emission and the flow of a turn --------------------------------------------
