@@ -43,13 +43,15 @@ class PlanningBot:
     def choose(self, game: Game) -> Command:
         """The next command of the turn's plan; a new plan for a new turn (or another
         game, or when the last choice was not executed)."""
+        state = game.state
+        at = (state.game_id, state.turn, state.version)
         game_id, turn, version = self._at
-        if self._plan is None or (game_id, turn) != (game.id, game.state.turn) or game.version <= version:
+        if self._plan is None or (game_id, turn) != at[:2] or at[2] <= version:
             self._plan = self.plan(game)
         command = next(self._plan, None)
         if command is None:
             raise AssertionError(f"{self.name}: the plan ended before the turn did")
-        self._at = (game.id, game.state.turn, game.version)
+        self._at = at
         return command
 
     def play_turn(self, game: Game) -> None:

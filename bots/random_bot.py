@@ -17,18 +17,19 @@ from cascadia.domain.commands import (
     WipeThree,
 )
 from cascadia.domain.game import Game
-from cascadia.domain.hexgrid import distinct_rotations
 
 T = TypeVar("T")
 
 
 class RandomBot(PlanningBot):
-    """Each decision is a uniform choice among the legal ones (:meth:`Game.legal_commands`):
-    sometimes the optional three-of-a-kind wipe, sometimes a nature-token action (a wipe
-    of a random set of slots), then any take, any tile placement (one per distinct
-    layout: a keystone once, not in its six identical rotations), any token target or
-    none. Its draws are those of the first version of this bot, so the games it played
-    stay the same."""
+    """Each decision is a uniform choice among the legal ones: sometimes the optional
+    three-of-a-kind wipe, sometimes a nature-token action (a wipe of a random set of
+    slots), then any take (:meth:`Game.legal_takes`), any tile placement (one per
+    distinct layout, :meth:`Game.legal_tile_placements`: a keystone once, not in its six
+    identical rotations), any token target (:meth:`Game.legal_wildlife_targets`) or none.
+    Each decision reads only the list it chooses from, in the order
+    :meth:`Game.legal_commands` offers it, so its draws are those of the first version of
+    this bot and the games it played stay the same."""
 
     name = "random"
 
@@ -51,19 +52,18 @@ class RandomBot(PlanningBot):
                 yield NatureWipe(tuple(s for s in range(size) if self._chance(2)) or (self._rng.next(size),))
             else:
                 yield NatureFreeChoice()
-        yield self._pick([c for c in game.legal_commands() if isinstance(c, Take)])
+        yield Take(*self._pick(game.legal_takes()))
         token_first = self._chance(4)
         if token_first:
             yield self._wildlife(game)
-        layouts = distinct_rotations(game.state.turn_state.taken_tile)  # type: ignore[arg-type]
-        yield self._pick(
-            [c for c in game.legal_commands() if isinstance(c, PlaceTile) and c.rotation in layouts]
-        )
+        (q, r), rotation = self._pick(game.legal_tile_placements())
+        yield PlaceTile(q, r, rotation)
         if not token_first:
             yield self._wildlife(game)
 
     def _wildlife(self, game: Game) -> Command:
-        targets = [c for c in game.legal_commands() if isinstance(c, PlaceWildlife)]
+        """A token target, or (one time in ten, or when there is none) the return."""
+        targets = game.legal_wildlife_targets()
         if not targets or self._chance(10):
             return ReturnWildlife()
-        return self._pick(targets)
+        return PlaceWildlife(*self._pick(targets))

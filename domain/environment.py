@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -62,7 +63,8 @@ class Environment:
 
         Kept in :attr:`derived` with the tiled hexes they were found for, until those
         change (each legal placement of each market tile asks again); after one more
-        tile, only its neighbours change."""
+        tile, only its neighbours change: the placed hex leaves the sorted list and its
+        empty neighbours go in at their places."""
         tiles = self.tiles
         known = self.derived.get("open hexes")
         if isinstance(known, OpenHexes):
@@ -71,10 +73,15 @@ class Environment:
             added = tiles.keys() - known.tiled
             if len(added) == 1 and len(tiles) == len(known.tiled) + 1:  # one tile placed since
                 (placed,) = added
-                grown = set(known.hexes)
-                grown.discard(placed)
-                grown.update(n for n in neighbours(placed) if n not in tiles)
-                return self._keep_open(sorted(grown))
+                hexes = list(known.hexes)
+                at = bisect_left(hexes, placed)
+                if at < len(hexes) and hexes[at] == placed:
+                    del hexes[at]
+                for n in neighbours(placed):
+                    at = bisect_left(hexes, n)
+                    if n not in tiles and (at == len(hexes) or hexes[at] != n):
+                        hexes.insert(at, n)
+                return self._keep_open(hexes)
         return self._keep_open(sorted({n for h in tiles for n in neighbours(h) if n not in tiles}))
 
     def _keep_open(self, found: list[Hex]) -> list[Hex]:

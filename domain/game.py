@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from functools import cache
 from itertools import combinations
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -449,11 +448,7 @@ class Game:
             return commands + [Take(t, w) for t, w in self.legal_takes()]
         commands = []
         if ts.tile_hex is None:
-            if self._restricts_placement() or TILES[ts.taken_tile].keystone:  # a keystone: rotation 0
-                commands += [PlaceTile(q, r, rotation) for (q, r), rotation in self.legal_tile_placements()]
-            else:
-                for q, r in self.state.active.environment.open_hexes():
-                    commands += _placements_at(q, r)
+            commands += [PlaceTile(q, r, rotation) for (q, r), rotation in self.legal_tile_placements()]
         if not ts.wildlife_done:
             commands += [PlaceWildlife(q, r) for q, r in self.legal_wildlife_targets()]
             commands.append(ReturnWildlife())
@@ -739,11 +734,11 @@ class Game:
         return matches if self.state.options.must_match else not matches
 
     def _three_alike_slots(self) -> list[int] | None:
+        """The slots of the market's three tokens of one species, if it shows exactly three alike."""
         market = self.state.market_wildlife
         for species in set(market):
-            slots = [s for s, w in enumerate(market) if w == species]
-            if species is not None and len(slots) == 3:
-                return slots
+            if species is not None and market.count(species) == 3:
+                return [s for s, w in enumerate(market) if w == species]
         return None
 
     # -- event emission and the flow of a turn --------------------------------------------
@@ -848,13 +843,6 @@ class Game:
             wildlife_slot=wildlife_slot,
             wildlife=state.market_wildlife[wildlife_slot],
         )
-
-
-@cache
-def _placements_at(q: int, r: int) -> tuple[PlaceTile, ...]:
-    """The six rotations of a tile at ``(q, r)``, made once: ``legal_commands`` offers
-    a hundred placements or more per turn."""
-    return tuple(PlaceTile(q, r, rotation) for rotation in range(6))
 
 
 def _is_int(value: object) -> bool:
