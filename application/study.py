@@ -31,6 +31,7 @@ from typing import Any
 from cascadia.analytics.rows import BatchColumns
 from cascadia.analytics.storage import AnalyticsStore, EncodedBatch, encode_batch
 from cascadia.bots.registry import bot_game_id, check_bot_names, play_game, recorded_bots
+from cascadia.domain.commands import Command
 from cascadia.domain.errors import CascadiaError, InvalidOptionError
 from cascadia.domain.game import check_setup
 from cascadia.domain.options import RULES_VERSION, GameOptions
@@ -164,10 +165,11 @@ def play_shard(spec: StudySpec, index: int) -> ShardOutput:
     games = []
     for seed in spec.shard_seeds(index):
         game_id = bot_game_id(seed, spec.names, spec.options, spec.rules_version)
-        game = play_game(seed, spec.names, spec.options, game_id, spec.rules_version)
+        decisions: list[Command] = []
+        game = play_game(seed, spec.names, spec.options, game_id, spec.rules_version, decisions)
         events = game.collect_events()
         scored = score_state(game.state)
-        games.append(record_game(game, events, scored.to_dict()))
+        games.append(record_game(game, events, scored.to_dict(), decisions))
         columns.add_game(events, game.state, scored)
     shard = encode_shard(spec.id, index, spec.setup, games)
     batch = spec.batch(index)

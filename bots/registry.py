@@ -11,6 +11,7 @@ from cascadia.bots.greedy_bot import GreedyBot
 from cascadia.bots.hunter_bot import HunterBot
 from cascadia.bots.random_bot import RandomBot
 from cascadia.bots.search_bot import SearchBot
+from cascadia.domain.commands import Command
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import Game, derive_game_id
 from cascadia.domain.options import RULES_VERSION, GameOptions
@@ -123,21 +124,29 @@ def play_game(
     options: GameOptions | None = None,
     game_id: UUID | None = None,
     rules_version: str = RULES_VERSION,
+    decisions: list[Command] | None = None,
 ) -> Game:
     """Set up a game with one seat per bot (``game_id``: its id if already derived) under
-    ``rules_version``, the bots recorded in its first event, and let them play it to the end."""
+    ``rules_version``, the bots recorded in its first event, and let them play it to the
+    end (``decisions``: see :func:`continue_game`)."""
     bots = make_bots(bot_names, seed)
     game = Game.start(
         seed, list(bot_names), options, game_id, rules_version=rules_version, bots=recorded_bots(bot_names)
     )
-    continue_game(game, bots)
+    continue_game(game, bots, decisions)
     return game
 
 
-def continue_game(game: Game, bots: Sequence[Bot]) -> Game:
-    """Let ``bots`` (one per seat) play ``game`` from where it stands to the end."""
+def continue_game(game: Game, bots: Sequence[Bot], decisions: list[Command] | None = None) -> Game:
+    """Let ``bots`` (one per seat) play ``game`` from where it stands to the end, one
+    decision at a time; each command executed is appended to ``decisions`` if given (the
+    game's decisions as :func:`~cascadia.domain.decisions.decisions_of` reads them from
+    its events, without reading them)."""
     while not game.finished:
-        bots[game.current_player].play_turn(game)
+        command = bots[game.current_player].choose(game)
+        game.execute(command)
+        if decisions is not None:
+            decisions.append(command)
     return game
 
 

@@ -289,7 +289,20 @@ class LogEncoder:
 
     def trailer(self, scores: dict[str, Any] | None) -> bytes:
         """The closing frame: event count, chain head before it, final scores (or nil)."""
-        return self._link({"events": self.count, "head": self.head, "scores": scores})
+        return self._link(self.trailer_body(scores))
+
+    def trailer_body(self, scores: dict[str, Any] | None) -> dict[str, Any]:
+        return {"events": self.count, "head": self.head, "scores": scores}
+
+    def digest(self, events: Iterable[GameEvent], scores: dict[str, Any] | None) -> bytes:
+        """The hash of the trailer frame of the log of ``events`` and ``scores`` (which
+        chains every frame before it: the log's digest), without making the frames:
+        the chain covers the bodies only."""
+        for event in events:
+            self.count += 1
+            self.head = chain(self.head, record_bytes(event))
+        self.head = chain(self.head, canonical(self.trailer_body(scores)))
+        return self.head
 
 
 def iter_log(

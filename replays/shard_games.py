@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from cascadia.domain.commands import Command
 from cascadia.domain.decisions import decisions_of
 from cascadia.domain.errors import CascadiaError
 from cascadia.domain.events import GameEvent
@@ -47,14 +48,17 @@ def log_frames(events: Sequence[GameEvent], scores: dict[str, Any] | None) -> tu
     return frames, encoder.head
 
 
-def record_game(game: Game, events: Sequence[GameEvent], scores: dict[str, Any]) -> ShardGame:
+def record_game(
+    game: Game, events: Sequence[GameEvent], scores: dict[str, Any], decisions: list[Command] | None = None
+) -> ShardGame:
     """What a shard keeps of a finished game whose events (all of them) are ``events`` and
-    whose final score sheet is ``scores``."""
-    _, digest = log_frames(events, scores)
+    whose final score sheet is ``scores``; ``decisions``: the commands the game executed,
+    if they were kept while it was played (else they are read from the events)."""
+    digest = LogEncoder(LogHeader.from_events(events)).digest(events, scores)
     return ShardGame(
         seed=game.state.seed,
         game_id=game.id,
-        decisions=[decision.command for decision in decisions_of(events)],
+        decisions=[d.command for d in decisions_of(events)] if decisions is None else list(decisions),
         log_digest=digest,
         totals=totals(scores) or [],
     )

@@ -33,6 +33,7 @@ from cascadia.domain.commands import (
     Take,
     WipeThree,
 )
+from cascadia.domain.decisions import decisions_of
 from cascadia.domain.errors import CommandFormatError
 from cascadia.domain.options import GameOptions
 from cascadia.replays.audit import audit_file
@@ -353,3 +354,19 @@ def test_mixing_is_refused_at_the_api_too(tmp_path):
     run(tmp_path, spec_of(games=1, shard_size=1))
     with pytest.raises(StudyMixError):
         run(tmp_path, spec_of(games=2, shard_size=1))
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        GameOptions(),
+        GameOptions(cards="all-a", secret_cards=True, nature_cost_two=True),
+        GameOptions(two_card_sets=True, market_of_three=True, no_starter=True),
+    ],
+)
+@pytest.mark.parametrize("names", [RANDOM4, ("random", "greedy"), ("random",)])
+def test_the_decisions_kept_while_playing_are_those_the_events_tell(options, names):
+    for seed in range(4):
+        kept: list = []
+        game = play_game(seed, names, options, decisions=kept)
+        assert kept == [d.command for d in decisions_of(game.collect_events())]

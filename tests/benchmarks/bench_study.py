@@ -116,12 +116,15 @@ def cpu_per_stage(args: argparse.Namespace) -> None:
     columns, games = BatchColumns(), []
     for seed in spec.shard_seeds(0):
         t0 = clock()
-        game = play_game(seed, spec.names, spec.options, bot_game_id(seed, spec.names, spec.options))
+        decisions: list = []
+        game = play_game(
+            seed, spec.names, spec.options, bot_game_id(seed, spec.names, spec.options), decisions=decisions
+        )
         events = game.collect_events()
         t1 = clock()
         scored = score_state(game.state)
         t2 = clock()
-        games.append(record_game(game, events, scored.to_dict()))
+        games.append(record_game(game, events, scored.to_dict(), decisions))
         t3 = clock()
         columns.add_game(events, game.state, scored)
         t4 = clock()
