@@ -110,7 +110,7 @@ class CompactPostgresRecorder(CompactRecorder, PostgresApplicationRecorder):
         statement = self._aggregate_statement
         params: list[Any] = [originator_id]
         if gt is not None:
-            statement += SQL(" AND first_version + count > %s")
+            statement += SQL(" AND first_version + count - 1 > %s")
             params.append(gt)
         if lte is not None:
             statement += SQL(" AND first_version <= %s")

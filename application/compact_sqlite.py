@@ -93,7 +93,7 @@ class CompactSQLiteRecorder(CompactRecorder, SQLiteApplicationRecorder):
         statement = self._aggregate_statement
         params: list[Any] = [_db_id(originator_id)]
         if gt is not None:
-            statement += " AND first_version + count > ?"
+            statement += " AND first_version + count - 1 > ?"
             params.append(gt)
         if lte is not None:
             statement += " AND first_version <= ?"
