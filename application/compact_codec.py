@@ -19,7 +19,7 @@ with raw deflate (zlib, level 9, no header), used only when that is smaller.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import msgpack
@@ -97,8 +97,3 @@ def decode_payload(payload: bytes) -> list[list[Any]]:
     elif flag != PLAIN:
         raise DataError(f"unknown row format {flag}: the row was written by a newer version of cascadia")
     return _unpack(body)
-
-
-def decoded(entries: Sequence[Sequence[Any]]) -> Iterator[tuple[str, bytes]]:
-    """The topic and state bytes of each entry, in order."""
-    return (decode_entry(entry) for entry in entries)

@@ -17,6 +17,11 @@ alone, in this order (later wins):
 
 On PostgreSQL a named schema is created when missing, and the tables are created under
 an advisory lock, so that many processes can open a fresh database at once.
+
+On either database the events are kept by the compact recorder, one row per save
+(:mod:`cascadia.application.compact_recorder`), except in a database that already
+holds the library's table of one row per event, which keeps the library's recorder
+(``cascadia migrate`` converts such a store into a new one).
 """
 
 from __future__ import annotations
@@ -55,7 +60,8 @@ writes a new store in the library's layout of one row per event)."""
 COMPACT_SQLITE_RECORDER = "cascadia.application.compact_sqlite:CompactSQLiteRecorder"
 COMPACT_POSTGRES_RECORDER = "cascadia.application.compact_postgres:CompactPostgresRecorder"
 APP_NAME = "cascadia"
-"""The application's name: its tables are ``cascadia_events`` ..., and the library reads
+"""The application's name: its PostgreSQL table is ``cascadia_event_rows`` (``cascadia_events``
+in the library's layout), and the library reads
 ``CASCADIA_<KEY>`` before ``<KEY>`` for every setting."""
 
 
