@@ -17,6 +17,11 @@ alone, in this order (later wins):
 
 On PostgreSQL a named schema is created when missing, and the tables are created under
 an advisory lock, so that many processes can open a fresh database at once.
+
+On either database the events are kept by the compact recorder, one row per save
+(:mod:`cascadia.application.compact_recorder`), except in a database that already
+holds the library's table of one row per event, which keeps the library's recorder
+(``cascadia migrate`` converts such a store into a new one).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+from cascadia.application import compact_sqlite
 from cascadia.application.database import (
     DATABASE_URL_VAR,
     EVENTS_FILE,
@@ -47,8 +53,15 @@ from eventsourcing.utils import Environment, EnvType, get_topic
 DEFAULT_HOME = ".cascadia"
 NOTIFICATION_PAGE = 1000
 """Notifications read from the log in one query."""
+RECORDER_TOPIC = "APPLICATION_RECORDER_TOPIC"
+"""The library's setting naming the recorder class; set, it overrides the choice of
+:meth:`GameStore.construct_recorder` (e.g. ``eventsourcing.sqlite:SQLiteApplicationRecorder``
+writes a new store in the library's layout of one row per event)."""
+COMPACT_SQLITE_RECORDER = "cascadia.application.compact_sqlite:CompactSQLiteRecorder"
+COMPACT_POSTGRES_RECORDER = "cascadia.application.compact_postgres:CompactPostgresRecorder"
 APP_NAME = "cascadia"
-"""The application's name: its tables are ``cascadia_events`` ..., and the library reads
+"""The application's name: its PostgreSQL table is ``cascadia_event_rows`` (``cascadia_events``
+in the library's layout), and the library reads
 ``CASCADIA_<KEY>`` before ``<KEY>`` for every setting."""
 
 
@@ -118,12 +131,28 @@ class GameStore(Application[UUID]):
         return environment
 
     def construct_recorder(self) -> ApplicationRecorder:
-        """The library's recorder; on PostgreSQL its tables are created under an advisory
-        lock, because concurrent ``CREATE ... IF NOT EXISTS`` statements can collide."""
-        if self.env.get("PERSISTENCE_MODULE") != POSTGRES_MODULE:
+        """The compact recorder (:mod:`cascadia.application.compact_recorder`) on SQLite
+        and PostgreSQL, unless the database holds a store in the library's layout of one
+        row per event (then the library's recorder, so that old stores stay readable) or
+        ``APPLICATION_RECORDER_TOPIC`` names another recorder. On PostgreSQL the tables
+        are created under an advisory lock, because concurrent ``CREATE ... IF NOT
+        EXISTS`` statements can collide."""
+        module = self.env.get("PERSISTENCE_MODULE")
+        if module == SQLITE_MODULE and not compact_sqlite.is_legacy(self.factory.datastore):  # type: ignore[attr-defined]
+            self._default_recorder(COMPACT_SQLITE_RECORDER)
+        if module != POSTGRES_MODULE:
             return super().construct_recorder()
         with postgres_setup(self.env):
+            from cascadia.application import compact_postgres
+
+            if not compact_postgres.is_legacy(self.factory.datastore, self.name):  # type: ignore[attr-defined]
+                self._default_recorder(COMPACT_POSTGRES_RECORDER)
             return super().construct_recorder()
+
+    def _default_recorder(self, topic: str) -> None:
+        """Use the recorder ``topic`` unless the settings name one."""
+        if not self.env.get(RECORDER_TOPIC):
+            self.env[RECORDER_TOPIC] = topic
 
     @property
     def location(self) -> str:
