@@ -6,7 +6,8 @@ time of each, the study's size on disk (shards, Parquet) and the peak memory of 
 whole process tree (the command and its worker processes, summed, sampled every 0.2 s).
 
 Run: python tests/benchmarks/bench_study.py --games 100000 --workers 2 [--bot random]
-     [--folder DIR] [--shard-size 1000] [--keep]
+     [--folder DIR] [--shard-size 1000] [--keep] [--cluster-workers N]
+--cluster-workers N plays on a local Dask cluster of N worker processes instead.
 With --cpu it instead prints the CPU time per game of each stage of playing one shard in
 this process (play, record for the shard, analytics rows, shard encoding).
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -54,7 +56,9 @@ def tree_rss(root: int) -> int:
 
 
 def timed(args: list[str]) -> tuple[float, int, str]:
-    """Run a command; its wall time, the peak memory of its process tree, and its output."""
+    """Run a command; its wall time, the peak memory of its process tree, and its output.
+    Prints the CPU time of the tree (user + system of the command and its workers)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     process = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
     peak = [0]
 
@@ -69,6 +73,9 @@ def timed(args: list[str]) -> tuple[float, int, str]:
     output, _ = process.communicate()
     elapsed = time.perf_counter() - started
     sampler.join()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    print(f"  ({args[1]}: CPU {cpu:,.1f} s in all, load average {os.getloadavg()[0]:.1f} at the end)")
     if process.returncode:
         raise SystemExit(f"{' '.join(args)} failed with exit code {process.returncode}")
     return elapsed, peak[0], output
@@ -81,10 +88,14 @@ def size(path: Path) -> int:
 def end_to_end(args: argparse.Namespace) -> None:
     folder = Path(args.folder or tempfile.mkdtemp(prefix="cascadia-study-"))
     command = [CASCADIA, "study", str(folder), "-n", str(args.games), "--bot", args.bot]
-    command += ["--workers", str(args.workers), "--shard-size", str(args.shard_size)]
-    seconds, peak, _ = timed(command)
+    command += ["--shard-size", str(args.shard_size)]
+    if args.cluster_workers:
+        seconds, peak = on_local_cluster(command, args.cluster_workers)
+    else:
+        seconds, peak, _ = timed([*command, "--workers", str(args.workers)])
     shards, parquet = size(folder / "shards"), size(folder / "analytics")
-    print(f"study: {args.games:,} {args.bot} 4-player games, {args.workers} worker(s)")
+    where = f"a local Dask cluster of {args.cluster_workers}" if args.cluster_workers else args.workers
+    print(f"study: {args.games:,} {args.bot} 4-player games, {where} worker(s)")
     print(
         f"  wall {seconds:,.1f} s ({args.games / seconds:,.0f} games/s); peak memory {peak / 2**20:,.0f} MiB"
     )
@@ -98,6 +109,18 @@ def end_to_end(args: argparse.Namespace) -> None:
         print(f"  {label}: {seconds:.2f} s (peak memory {peak / 2**20:,.0f} MiB)")
     if not args.keep and not args.folder:
         shutil.rmtree(folder)
+
+
+def on_local_cluster(command: list[str], workers: int) -> tuple[float, int]:
+    """Run the study on a local Dask cluster of ``workers`` one-thread worker processes
+    (started first, not timed); the peak memory is the command's alone."""
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
+    ) as cluster:
+        seconds, peak, _ = timed([*command, "--cluster", cluster.scheduler_address])
+    return seconds, peak
 
 
 def cpu_per_stage(args: argparse.Namespace) -> None:
@@ -152,6 +175,9 @@ def main() -> None:
     parser.add_argument("--shard-size", type=int, default=1000)
     parser.add_argument("--folder", help="Where to write the study (kept); default a temporary folder.")
     parser.add_argument("--keep", action="store_true", help="Keep the temporary folder.")
+    parser.add_argument(
+        "--cluster-workers", type=int, default=0, help="Play on a local Dask cluster of this many workers."
+    )
     parser.add_argument("--cpu", action="store_true", help="CPU time per game and stage, in this process.")
     args = parser.parse_args()
     if args.cpu:
