@@ -19,6 +19,7 @@ LINES = "lines"
 RUNS: dict[str, tuple[list[str], str, bool]] = {
     # command: (arguments, kind, whether it takes --home)
     "simulate": (["simulate", "-n", "2", "-p", "2", "--seed", "0", "--bot", "greedy"], LINES, True),
+    "study": (["study", "{tmp}/study", "-n", "2", "--shard-size", "1"], ONE, False),
     "new": (["new", "--seat-names", "ann,greedy", "--seed", "5"], ONE, True),
     "games": (["games"], LINES, True),
     "show": (["show", "{game}"], ONE, True),
