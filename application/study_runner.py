@@ -20,6 +20,7 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +34,10 @@ AHEAD = 2
 
 class ClusterError(CascadiaError):
     """The Dask cluster cannot be reached or used (or Dask is not installed)."""
+
+
+class WorkerLostError(CascadiaError):
+    """A worker died with shards the pool or the cluster would not play again."""
 
 
 @dataclass
@@ -77,7 +82,8 @@ def run_study(
         report = _report(spec, resume)
         if on_start is not None:
             on_start(report)
-        todo = [i for i in range(spec.shard_count) if i not in set(resume.done)]
+        done = set(resume.done)
+        todo = [i for i in range(spec.shard_count) if i not in done]
         played = _played(spec, todo, workers, cluster)
         for output in played:
             folder.write(spec, output)
@@ -106,7 +112,12 @@ def _played(spec: StudySpec, todo: Sequence[int], workers: int, cluster: str | N
 def _on_pool(spec: StudySpec, todo: Sequence[int], workers: int) -> Iterator[ShardOutput]:
     context = multiprocessing.get_context(START_METHOD)
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        yield from _bounded(lambda index: pool.submit(play_shard, spec, index), todo, workers * (1 + AHEAD))
+        try:
+            yield from _bounded(lambda i: pool.submit(play_shard, spec, i), todo, workers * (1 + AHEAD))
+        except BrokenProcessPool:
+            raise WorkerLostError(
+                "a worker process died; what was written is kept: run the study again to resume"
+            ) from None
 
 
 def _bounded(
@@ -130,7 +141,7 @@ def _bounded(
 
 def _on_cluster(spec: StudySpec, todo: Sequence[int], address: str) -> Iterator[ShardOutput]:
     try:
-        from distributed import Client, as_completed
+        from distributed import Client, KilledWorker, as_completed
     except ImportError:
         raise ClusterError("a cluster needs Dask distributed: pip install 'cascadia[cluster]'") from None
     try:
@@ -143,13 +154,19 @@ def _on_cluster(spec: StudySpec, todo: Sequence[int], address: str) -> Iterator[
         queue = iter(todo)
         futures = [_submit(client, spec, index) for index in _take(queue, limit)]
         running = as_completed(futures, loop=client.loop)
-        for future in running:
-            output: ShardOutput = future.result()
-            future.release()
-            yield output
-            following = next(queue, None)
-            if following is not None:
-                running.add(_submit(client, spec, following))
+        try:
+            for future in running:
+                output: ShardOutput = future.result()
+                future.release()
+                yield output
+                following = next(queue, None)
+                if following is not None:
+                    running.add(_submit(client, spec, following))
+        except (KilledWorker, OSError, TimeoutError) as error:
+            raise WorkerLostError(
+                f"the cluster lost a shard ({type(error).__name__}: {error}); what was written is "
+                "kept: run the study again to resume"
+            ) from None
 
 
 def _submit(client: Any, spec: StudySpec, index: int) -> Any:

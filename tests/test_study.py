@@ -9,6 +9,7 @@ interruption with every game written exactly once, and where the shards were pla
 from __future__ import annotations
 
 import errno
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -22,7 +23,7 @@ import pytest
 from cascadia.analytics.storage import AnalyticsStore
 from cascadia.application import study as study_module
 from cascadia.application.study import StudyFolder, StudyMixError, StudySpec, play_shard
-from cascadia.application.study_runner import run_study
+from cascadia.application.study_runner import WorkerLostError, run_study
 from cascadia.bots.registry import bot_game_id, play_game
 from cascadia.domain.commands import (
     NatureFreeChoice,
@@ -370,3 +371,21 @@ def test_the_decisions_kept_while_playing_are_those_the_events_tell(options, nam
         kept: list = []
         game = play_game(seed, names, options, decisions=kept)
         assert kept == [d.command for d in decisions_of(game.collect_events())]
+
+
+def test_a_worker_process_killed_mid_study_is_one_error_and_the_study_resumes(tmp_path):
+    spec = spec_of(games=12, shard_size=2)
+    killed: list[int] = []
+
+    def kill_a_worker(_output) -> None:
+        if not killed:
+            worker = multiprocessing.active_children()[0]
+            os.kill(worker.pid, signal.SIGKILL)
+            killed.append(worker.pid)
+
+    with pytest.raises(WorkerLostError, match="run the study again to resume"):
+        run(tmp_path / "study", spec, workers=2, on_shard=kill_a_worker)
+    run(tmp_path / "study", spec, workers=2)
+    run(tmp_path / "reference", spec)
+    assert shard_bytes(tmp_path / "study") == shard_bytes(tmp_path / "reference")
+    assert parquet_rows(tmp_path / "study", "players") == parquet_rows(tmp_path / "reference", "players")
