@@ -86,8 +86,8 @@ def observation_space(players: int) -> spaces.Dict:
 
 
 def observe(game: Game, seat: int, action_mask: npt.NDArray[np.int8]) -> Observation:
-    """What ``seat`` sees of ``game`` now, with its ``action_mask`` (all 0 when another
-    seat is to move)."""
+    """What ``seat`` sees of ``game`` now, with (a copy of) its ``action_mask`` (all 0
+    when another seat is to move)."""
     view = player_view(game.state, seat)
     players = len(view["players"])
     order = [(seat + k) % players for k in range(players)]
@@ -118,7 +118,7 @@ def observe(game: Game, seat: int, action_mask: npt.NDArray[np.int8]) -> Observa
             [_one_hot(_secret(view["secret_cards"], s), WILDLIFE) for s in order], dtype=np.int8
         ).reshape(players, len(WILDLIFE)),
         "bag": np.array([view["bag"][species] for species in WILDLIFE], dtype=np.int16),
-        "action_mask": action_mask,
+        "action_mask": action_mask.copy(),
     }
 
 
