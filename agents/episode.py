@@ -43,6 +43,8 @@ class Episode:
         self.game = Game.start(seed, names, options, bots=bots)
         self.events: list[GameEvent] = self.game.collect_events()
         self.legal: npt.NDArray[np.int8] = mask(self.game)
+        self._scored_key: list[tuple[int, int, int]] = []
+        self._totals: list[int] = []
         self._scores = [0] * len(self.game.state.players)
 
     def play(self, action: int) -> Command:
@@ -62,8 +64,14 @@ class Episode:
         self.legal = mask(self.game)
 
     def totals(self) -> list[int]:
-        """Each seat's score as the boards stand (the final score once the game is over)."""
-        return [player.total for player in score_state(self.game.state).players]
+        """Each seat's score as the boards stand (the final score once the game is over),
+        scored again only when a board or a seat's nature tokens have changed."""
+        players = self.game.state.players
+        key = [(len(p.environment.tiles), len(p.environment.wildlife), p.nature_tokens) for p in players]
+        if key != self._scored_key:
+            self._scored_key = key
+            self._totals = [player.total for player in score_state(self.game.state).players]
+        return list(self._totals)
 
     def rewards(self, mode: Reward) -> list[float]:
         """Per seat: with ``step``, the change of its score since the last call (since 0

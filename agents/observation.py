@@ -88,7 +88,7 @@ def observation_space(players: int) -> spaces.Dict:
 def observe(game: Game, seat: int, action_mask: npt.NDArray[np.int8]) -> Observation:
     """What ``seat`` sees of ``game`` now, with (a copy of) its ``action_mask`` (all 0
     when another seat is to move)."""
-    view = player_view(game.state, seat)
+    view = player_view(game.state, seat, scores=False)
     players = len(view["players"])
     order = [(seat + k) % players for k in range(players)]
     ts = view["turn_state"]
@@ -122,16 +122,41 @@ def observe(game: Game, seat: int, action_mask: npt.NDArray[np.int8]) -> Observa
     }
 
 
+def _number(value: str | None, names: tuple[str, ...]) -> int:
+    return 0 if value is None else names.index(value) + 1
+
+
+def _one_hot(value: str | None, names: tuple[str, ...]) -> list[int]:
+    return [int(value == name) for name in names]
+
+
+def _one_hot_all(values: tuple[str, ...], names: tuple[str, ...]) -> list[int]:
+    return [int(name in values) for name in names]
+
+
+def _tile_rows() -> npt.NDArray[np.int8]:
+    """Per tile id and rotation, the board channels of that tile (no token): what
+    :func:`_board` copies onto a placed tile's hex."""
+    rows = np.zeros((len(TILES), 6, BOARD_CHANNELS), dtype=np.int8)
+    for tile in TILES:
+        for rotation in range(6):
+            row = rows[tile.id, rotation]
+            row[0] = 1
+            row[1:7] = [HABITATS.index(h) + 1 for h in tile_edges(tile.id, rotation)]
+            row[8:13] = _one_hot_all(tile.wildlife, WILDLIFE)
+            row[13] = tile.keystone
+    return rows
+
+
+TILE_ROWS = _tile_rows()
+
+
 def _board(environment: list[dict[str, Any]]) -> npt.NDArray[np.int8]:
+    """One seat's board planes from its placed tiles (``player_view``'s environment)."""
     board = np.zeros((len(BOARD_HEXES), BOARD_CHANNELS), dtype=np.int8)
-    for placed in environment:
-        tile = TILES[placed["tile"]]
-        row = board[HEX_INDEX[placed["q"], placed["r"]]]
-        row[0] = 1
-        row[1:7] = [HABITATS.index(h) + 1 for h in tile_edges(tile.id, placed["rotation"])]
-        row[7] = _number(placed["wildlife"], WILDLIFE)
-        row[8:13] = _one_hot_all(tile.wildlife, WILDLIFE)
-        row[13] = tile.keystone
+    hexes = [HEX_INDEX[placed["q"], placed["r"]] for placed in environment]
+    board[hexes] = TILE_ROWS[[p["tile"] for p in environment], [p["rotation"] for p in environment]]
+    board[hexes, 7] = [_number(placed["wildlife"], WILDLIFE) for placed in environment]
     return board
 
 
@@ -150,15 +175,3 @@ def _cards(cards: dict[str, str | None]) -> list[list[int]]:
 
 def _secret(secret_cards: list[str | None], seat: int) -> str | None:
     return secret_cards[seat] if secret_cards else None
-
-
-def _number(value: str | None, names: tuple[str, ...]) -> int:
-    return 0 if value is None else names.index(value) + 1
-
-
-def _one_hot(value: str | None, names: tuple[str, ...]) -> list[int]:
-    return [int(value == name) for name in names]
-
-
-def _one_hot_all(values: tuple[str, ...], names: tuple[str, ...]) -> list[int]:
-    return [int(name in values) for name in names]
