@@ -104,7 +104,7 @@ def observe(game: Game, seat: int, action_mask: npt.NDArray[np.int8]) -> Observa
         view["finished"],
     ]
     return {
-        "boards": np.stack([_board(view["players"][s]["environment"]) for s in order]),
+        "boards": _boards([view["players"][s]["environment"] for s in order]),
         "market": np.array(
             [_tile(row["tile"], row["wildlife"]) for row in view["market"]]
             + [[0] * TILE_FEATURES] * (SLOTS - len(view["market"])),
@@ -151,13 +151,15 @@ def _tile_rows() -> npt.NDArray[np.int8]:
 TILE_ROWS = _tile_rows()
 
 
-def _board(environment: list[dict[str, Any]]) -> npt.NDArray[np.int8]:
-    """One seat's board planes from its placed tiles (``player_view``'s environment)."""
-    board = np.zeros((len(BOARD_HEXES), BOARD_CHANNELS), dtype=np.int8)
-    hexes = [HEX_INDEX[placed["q"], placed["r"]] for placed in environment]
-    board[hexes] = TILE_ROWS[[p["tile"] for p in environment], [p["rotation"] for p in environment]]
-    board[hexes, 7] = [_number(placed["wildlife"], WILDLIFE) for placed in environment]
-    return board
+def _boards(environments: list[list[dict[str, Any]]]) -> npt.NDArray[np.int8]:
+    """The seats' board planes from their placed tiles (``player_view``'s environments)."""
+    boards = np.zeros((len(environments), len(BOARD_HEXES), BOARD_CHANNELS), dtype=np.int8)
+    placed = [(seat, p) for seat, environment in enumerate(environments) for p in environment]
+    seats = [seat for seat, _ in placed]
+    hexes = [HEX_INDEX[p["q"], p["r"]] for _, p in placed]
+    boards[seats, hexes] = TILE_ROWS[[p["tile"] for _, p in placed], [p["rotation"] for _, p in placed]]
+    boards[seats, hexes, 7] = [_number(p["wildlife"], WILDLIFE) for _, p in placed]
+    return boards
 
 
 def _tile(tile_id: int | None, token: str | None) -> list[int]:
