@@ -29,6 +29,7 @@ offered once, with rotation 0, as the game records it (:meth:`Game.recorded`).
 
 from __future__ import annotations
 
+import operator
 from typing import Final
 
 import numpy as np
@@ -111,8 +112,12 @@ def encode(command: Command) -> int:
 
 
 def decode(action: int) -> Command:
-    """The command of ``action``; :class:`IllegalActionError` outside ``0 .. ACTION_COUNT - 1``."""
-    a = int(action)
+    """The command of ``action``; :class:`IllegalActionError` for anything but a whole
+    number from 0 to ``ACTION_COUNT - 1``."""
+    try:
+        a = operator.index(action)  # a Python or numpy integer
+    except TypeError:
+        raise IllegalActionError(f"an action is a whole number, not {action!r}") from None
     if not 0 <= a < ACTION_COUNT:
         raise IllegalActionError(f"actions are 0 to {ACTION_COUNT - 1}, not {action!r}")
     if a < PLACE_TILE:
@@ -149,7 +154,7 @@ def execute(game: Game, action: int, legal: npt.NDArray[np.int8]) -> Command:
     """Play ``action`` if ``legal`` (the game's current :func:`mask`) allows it; the command
     played. :class:`IllegalActionError`, the game unchanged, if it does not."""
     command = decode(action)
-    if not legal[int(action)]:
-        raise IllegalActionError(f"{command} (action {int(action)}) is not legal now")
+    if not legal[action]:
+        raise IllegalActionError(f"{command} (action {action}) is not legal now")
     game.execute(command)
     return command

@@ -26,6 +26,7 @@ from cascadia.agents.actions import ACTION_COUNT
 from cascadia.agents.episode import REWARDS, Episode, Reward, episode_seed
 from cascadia.agents.observation import Observation, observation_space, observe
 from cascadia.domain.errors import InvalidOptionError
+from cascadia.domain.game import check_setup
 from cascadia.domain.options import GameOptions
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -44,6 +45,7 @@ class CascadiaAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
         super().__init__()
         if reward not in REWARDS:
             raise InvalidOptionError(f"reward is 'step' or 'final', not {reward!r}")
+        check_setup([f"seat {seat}" for seat in range(players)], options or GameOptions())
         self.players = players
         self.options = options
         self.reward_mode = reward

@@ -131,12 +131,24 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
     env.reset(seed=4)
     assert env.episode is not None
     version, legal = env.episode.game.state.version, env.episode.legal.copy()
-    for action in (int(np.flatnonzero(legal == 0)[0]), ACTION_COUNT, -1):
+    for action in (int(np.flatnonzero(legal == 0)[0]), ACTION_COUNT, -1, None, 1.5):
         with pytest.raises(IllegalActionError):
             env.step(action)
     assert env.episode.game.state.version == version
     assert len(env.episode.events) == version
     assert (env.episode.legal == legal).all()
+
+
+def test_a_solo_gym_game_plays_to_its_end() -> None:
+    env = CascadiaEnv([])
+    observation, _ = env.reset(seed=2)
+    rewards, terminated = 0.0, False
+    while not terminated:
+        observation, reward, terminated, _, _ = env.step(int(np.flatnonzero(observation["action_mask"])[-1]))
+        rewards += reward
+    assert env.episode is not None
+    assert [rewards] == env.episode.totals()
+    assert not observation["action_mask"].any()
 
 
 def test_the_gym_env_penalises_or_raises_on_an_illegal_action(tmp_path: Path) -> None:
