@@ -42,26 +42,32 @@ class Episode:
     ) -> None:
         self.game = Game.start(seed, names, options, bots=bots)
         self.events: list[GameEvent] = self.game.collect_events()
-        self.legal: npt.NDArray[np.int8] = mask(self.game)
+        self._legal: npt.NDArray[np.int8] = np.zeros(0, dtype=np.int8)
+        self._legal_at = -1
         self._scored_key: list[tuple[int, int, int]] = []
         self._totals: list[int] = []
-        self._scores = [0] * len(self.game.state.players)
+        self._rewarded = [0] * len(self.game.state.players)
+
+    @property
+    def legal(self) -> npt.NDArray[np.int8]:
+        """The mask of the legal actions now, worked out when first asked for after a
+        move (the bots' moves in the Gymnasium environment need none)."""
+        if self._legal_at != self.game.version:
+            self._legal = mask(self.game)
+            self._legal_at = self.game.version
+        return self._legal
 
     def play(self, action: int) -> Command:
         """Play ``action`` (an :class:`~cascadia.agents.actions.IllegalActionError`, the game
         unchanged, unless it is legal now); the command played."""
         command = execute(self.game, action, self.legal)
-        self._played()
+        self.events += self.game.collect_events()
         return command
 
     def play_command(self, command: Command) -> None:
         """Play a command chosen by a bot (bots choose legal commands)."""
         self.game.execute(command)
-        self._played()
-
-    def _played(self) -> None:
         self.events += self.game.collect_events()
-        self.legal = mask(self.game)
 
     def totals(self) -> list[int]:
         """Each seat's score as the boards stand (the final score once the game is over),
@@ -79,10 +85,10 @@ class Episode:
         its final score); with ``final``, its final score once the game is over, 0 before."""
         scores = self.totals()
         if mode == "step":
-            changes = [new - old for new, old in zip(scores, self._scores, strict=True)]
+            changes = [new - old for new, old in zip(scores, self._rewarded, strict=True)]
         else:
             changes = scores if self.game.finished else [0] * len(scores)
-        self._scores = scores
+        self._rewarded = scores
         return [float(change) for change in changes]
 
     def export_log(self, path: str | os.PathLike[str]) -> int:
