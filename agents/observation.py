@@ -136,7 +136,7 @@ def _one_hot_all(values: tuple[str, ...], names: tuple[str, ...]) -> list[int]:
 
 def _tile_rows() -> npt.NDArray[np.int8]:
     """Per tile id and rotation, the board channels of that tile (no token): what
-    :func:`_board` copies onto a placed tile's hex."""
+    :func:`_boards` copies onto a placed tile's hex."""
     rows = np.zeros((len(TILES), 6, BOARD_CHANNELS), dtype=np.int8)
     for tile in TILES:
         for rotation in range(6):

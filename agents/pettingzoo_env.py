@@ -31,6 +31,9 @@ from cascadia.domain.options import GameOptions
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+NO_ACTIONS = np.zeros(ACTION_COUNT, dtype=np.int8)
+"""The mask of a seat that is not to move (``observe`` hands out copies)."""
+
 
 class CascadiaAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
     """Cascadia for ``players`` agents under ``options`` (default: the base game)."""
@@ -77,8 +80,8 @@ class CascadiaAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
     def observe(self, agent: str) -> Observation:
         episode = self._episode()
         seat = self.possible_agents.index(agent)
-        legal = episode.legal if agent == self.agent_selection and not episode.game.finished else None
-        return observe(episode.game, seat, np.zeros(ACTION_COUNT, np.int8) if legal is None else legal)
+        to_move = agent == self.agent_selection and not episode.game.finished
+        return observe(episode.game, seat, episode.legal if to_move else NO_ACTIONS)
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's ``action`` (``None`` for an agent already done)."""
@@ -118,7 +121,7 @@ class CascadiaAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
         return self._episode().export_log(path)
 
     def render(self) -> None:
-        """Nothing to render: ``cascadia show`` and the replay viewer read the exported log."""
+        """Nothing to render: ``cascadia replay`` and ``cascadia view`` read the exported log."""
 
     def close(self) -> None:
         """Nothing to release."""
