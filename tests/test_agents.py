@@ -1,4 +1,4 @@
-"""The environments for learning agents (cascadia.agents, docs/AGENTS.md): the action
+"""The environments for learning agents (cascadia.bots.agents, docs/AGENTS.md): the action
 space and its mask, the PettingZoo and Gymnasium API checks, seeding, illegal actions,
 exported logs and hidden information. Skipped without the ``agents`` extra."""
 
@@ -13,7 +13,7 @@ pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
 import numpy as np
-from cascadia.agents.actions import (
+from cascadia.bots.agents.actions import (
     ACTION_COUNT,
     BOARD_HEXES,
     BOARD_RADIUS,
@@ -22,9 +22,9 @@ from cascadia.agents.actions import (
     encode,
     mask,
 )
-from cascadia.agents.gym_env import CascadiaEnv
-from cascadia.agents.observation import observe
-from cascadia.agents.pettingzoo_env import CascadiaAECEnv
+from cascadia.bots.agents.gym_env import CascadiaEnv
+from cascadia.bots.agents.observation import observe
+from cascadia.bots.agents.pettingzoo_env import CascadiaAECEnv
 from cascadia.domain.components import CARD_LETTERS, WILDLIFE
 from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import distance

@@ -170,17 +170,7 @@ def cited_sections() -> set[str]:
     """Every section number cited as "RULES.md N" (or "RULES.md N-M") in the code, the
     tests, the README and the other documents."""
     cited: set[str] = set()
-    folders = (
-        "domain",
-        "projections",
-        "replays",
-        "analytics",
-        "bots",
-        "agents",
-        "application",
-        "cli",
-        "tests",
-    )
+    folders = ("domain", "projections", "replays", "analytics", "bots", "application", "cli", "tests")
     paths = [ROOT / "README.md", *(p for folder in folders for p in (ROOT / folder).rglob("*.[pm][yd]"))]
     citation = re.compile(r"RULES\.md (?:section )?(\d+(?:\.\d+)?)(?:-(\d+(?:\.\d+)?))?")
     for path in paths:

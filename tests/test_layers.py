@@ -7,8 +7,6 @@ peer of its own rank)::
                           command (cli/serve_commands.py) starts the server
       -> application      use cases and persistence: event store, settings, migration,
                           transcoder, final-score read model, storing and ingesting games
-         agents           environments for learning agents (PettingZoo, Gymnasium); not
-                          application's peer either way
         -> analytics, bots    analytics tables and queries / players and simulation;
                               not each other
           -> replays      the game-log format, audit, replay, rerun
@@ -34,7 +32,6 @@ RANKS: dict[str, int] = {
     "replays": 2,
     "analytics": 3,
     "bots": 3,
-    "agents": 4,
     "application": 4,
     "cli": 5,
     "server": 5,

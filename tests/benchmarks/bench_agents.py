@@ -1,4 +1,4 @@
-"""Benchmark: the cost of the environments for learning agents (cascadia.agents) against
+"""Benchmark: the cost of the environments for learning agents (cascadia.bots.agents) against
 the bare engine playing the same games on one core.
 
 Run: python tests/benchmarks/bench_agents.py [--games 20] [--players 2 4]
@@ -23,9 +23,9 @@ import random
 import time
 from collections.abc import Callable
 
-from cascadia.agents.actions import ACTION_COUNT, encode
-from cascadia.agents.gym_env import CascadiaEnv
-from cascadia.agents.pettingzoo_env import CascadiaAECEnv
+from cascadia.bots.agents.actions import ACTION_COUNT, encode
+from cascadia.bots.agents.gym_env import CascadiaEnv
+from cascadia.bots.agents.pettingzoo_env import CascadiaAECEnv
 from cascadia.bots.random_bot import RandomBot
 from cascadia.bots.registry import play_game
 from cascadia.domain.commands import Command

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
-from cascadia.agents.actions import execute, mask
+from cascadia.bots.agents.actions import execute, mask
 from cascadia.domain.commands import Command
 from cascadia.domain.events import GameEvent
 from cascadia.domain.game import Game
@@ -58,7 +58,7 @@ class Episode:
         return self._legal
 
     def play(self, action: int) -> Command:
-        """Play ``action`` (an :class:`~cascadia.agents.actions.IllegalActionError`, the game
+        """Play ``action`` (an :class:`~cascadia.bots.agents.actions.IllegalActionError`, the game
         unchanged, unless it is legal now); the command played."""
         command = execute(self.game, action, self.legal)
         self.events += self.game.collect_events()

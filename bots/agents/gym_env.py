@@ -3,12 +3,12 @@ by name (``opponents=["greedy", "random"]``: a bot per other seat, in seat order
 :mod:`cascadia.bots.registry`, ``search@400`` included). The bots play their decisions
 inside :meth:`CascadiaEnv.step`, so that every step is a decision of the agent.
 
-- Actions and masks: :mod:`cascadia.agents.actions`; the legal ones are
+- Actions and masks: :mod:`cascadia.bots.agents.actions`; the legal ones are
   ``observation["action_mask"]`` and ``info["action_mask"]``.
 - An action that is not legal: with ``illegal="penalty"`` (the default, as
   ``gymnasium.utils.env_checker.check_env`` steps with unmasked samples) it changes
   nothing, gives reward ``-1`` and ``info["illegal_action"] = True``; with
-  ``illegal="raise"`` it raises :class:`~cascadia.agents.actions.IllegalActionError`
+  ``illegal="raise"`` it raises :class:`~cascadia.bots.agents.actions.IllegalActionError`
   (the game unchanged), as the PettingZoo environment does.
 - Rewards: ``reward="step"`` (the default) is the change of the agent's score, as the
   boards stand, since its previous decision (from 0 before the first: the rewards add up to
@@ -27,9 +27,9 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
 import gymnasium
-from cascadia.agents.actions import ACTION_COUNT, IllegalActionError
-from cascadia.agents.episode import REWARDS, Episode, Reward, episode_seed
-from cascadia.agents.observation import Observation, observation_space, observe
+from cascadia.bots.agents.actions import ACTION_COUNT, IllegalActionError
+from cascadia.bots.agents.episode import REWARDS, Episode, Reward, episode_seed
+from cascadia.bots.agents.observation import Observation, observation_space, observe
 from cascadia.bots.base import Bot
 from cascadia.bots.registry import bot_factory, check_bot_names, recorded_bots
 from cascadia.domain.errors import InvalidOptionError

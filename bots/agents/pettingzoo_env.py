@@ -2,10 +2,10 @@
 step per decision (a turn is several decisions: wipes, nature-token actions, the take,
 the tile, the token).
 
-- Actions: :mod:`cascadia.agents.actions`; the legal ones are
+- Actions: :mod:`cascadia.bots.agents.actions`; the legal ones are
   ``observation["action_mask"]`` (and ``info["action_mask"]``). An action that is not
-  legal raises :class:`~cascadia.agents.actions.IllegalActionError` and changes nothing.
-- Observations: :mod:`cascadia.agents.observation`, what that seat may see.
+  legal raises :class:`~cascadia.bots.agents.actions.IllegalActionError` and changes nothing.
+- Observations: :mod:`cascadia.bots.agents.observation`, what that seat may see.
 - Rewards: ``reward="step"`` (the default) gives every seat, after each step, the change
   of its score as the boards stand (habitat majorities can move with another seat's
   tile; the first step's rewards count from 0, so a seat's rewards add up to its final
@@ -22,9 +22,9 @@ import os
 from typing import Any, ClassVar
 
 import numpy as np
-from cascadia.agents.actions import ACTION_COUNT
-from cascadia.agents.episode import REWARDS, Episode, Reward, episode_seed
-from cascadia.agents.observation import Observation, observation_space, observe
+from cascadia.bots.agents.actions import ACTION_COUNT
+from cascadia.bots.agents.episode import REWARDS, Episode, Reward, episode_seed
+from cascadia.bots.agents.observation import Observation, observation_space, observe
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import check_setup
 from cascadia.domain.options import GameOptions

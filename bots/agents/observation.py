@@ -12,7 +12,7 @@ none. Every entry is a small whole number (``int8``, ``int16`` for counts)::
     key                shape                   content
     =================  ======================  ===========================================
     ``boards``         (players, 1387, 14)     per seat, per hex of
-                                               :data:`~cascadia.agents.actions.BOARD_HEXES`:
+                                               :data:`~cascadia.bots.agents.actions.BOARD_HEXES`:
                                                0 a tile is there; 1-6 the habitat on its
                                                edges 0..5 (hexgrid.py directions); 7 the
                                                species of its token; 8-12 each species it
@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from cascadia.agents.actions import ACTION_COUNT, BOARD_HEXES, HEX_INDEX, SLOTS
+from cascadia.bots.agents.actions import ACTION_COUNT, BOARD_HEXES, HEX_INDEX, SLOTS
 from cascadia.domain.components import CARD_LETTERS, HABITATS, TILES, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import tile_edges
