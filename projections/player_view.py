@@ -84,9 +84,11 @@ def environment_view(environment: Environment) -> list[dict[str, Any]]:
     ]
 
 
-def player_view(state: GameState, viewer: Viewer) -> dict[str, Any]:
+def player_view(state: GameState, viewer: Viewer, *, scores: bool = True) -> dict[str, Any]:
     """The game after its last applied event as ``viewer`` may see it (see the module
-    docstring for what is hidden), with the running (or final) score sheet."""
+    docstring for what is hidden), with the running (or final) score sheet (``None``
+    with ``scores=False``, for a caller that does not show it and would rather not pay
+    for scoring every board)."""
     hidden = set(hidden_species(state, viewer))
     ts = state.turn_state
     view: dict[str, Any] = {
@@ -130,7 +132,7 @@ def player_view(state: GameState, viewer: Viewer) -> dict[str, Any]:
         ],
         "tiles": tile_counts(state),
         "wildlife": wildlife_counts(state),
-        "scores": _scores(state, hidden),
+        "scores": _scores(state, hidden) if scores else None,
     }
     if viewer is EVERYTHING:
         view["seed"] = state.seed

@@ -1,0 +1,160 @@
+"""A fixed discrete action space: one integer per possible command.
+
+The layout (``HEXES`` is the number of hexes of :data:`BOARD_HEXES`, 1,387: every hex
+within :data:`BOARD_RADIUS` = 21 steps of the origin, in sorted ``(q, r)`` order)::
+
+    ===========================  =====  ===================================================
+    actions                      count  command
+    ===========================  =====  ===================================================
+    0 .. 15                         16  ``Take(t, w)``: ``4 * t + w`` (4 tile x 4 token slots)
+    16 .. 8,337                  8,322  ``PlaceTile(q, r, rot)``: ``16 + 6 * hex + rot``
+    8,338 .. 9,724               1,387  ``PlaceWildlife(q, r)``: ``8,338 + hex``
+    9,725                            1  ``ReturnWildlife()``
+    9,726                            1  ``WipeThree()``
+    9,727                            1  ``NatureFreeChoice()``
+    9,728 .. 9,742                  15  ``NatureWipe(slots)``: ``9,728 + bits - 1``, where
+                                        bit ``s`` of ``bits`` is set for each slot ``s``
+    ===========================  =====  ===================================================
+
+:data:`ACTION_COUNT` is 9,743. Why radius 21: every board starts within one step of the
+origin (the starter tile at ``(0, 0), (-1, 1), (0, 1)``, or the opening tiles at
+``(0, 0), (1, 0)``) and grows by one connected tile a turn for at most 20 turns, so
+before a player's last placement its tiles are at most 20 steps out and the hexes where
+the next one may go at most 21.
+
+:func:`mask` marks exactly :meth:`~cascadia.domain.game.Game.legal_commands`, which
+lists every decision kind (the wipes and nature-token actions included). A keystone is
+offered once, with rotation 0, as the game records it (:meth:`Game.recorded`).
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+from cascadia.domain.commands import (
+    Command,
+    NatureFreeChoice,
+    NatureWipe,
+    PlaceTile,
+    PlaceWildlife,
+    ReturnWildlife,
+    Take,
+    WipeThree,
+)
+from cascadia.domain.errors import IllegalMoveError
+from cascadia.domain.game import Game
+from cascadia.domain.hexgrid import Hex, distance
+
+SLOTS: Final = 4
+"""Market slots (a market of three, RULES.md 7.5, leaves slot 3 unused)."""
+ROTATIONS: Final = 6
+BOARD_RADIUS: Final = 21
+"""How far from the origin a tile can ever go (see the module docstring)."""
+BOARD_HEXES: Final[tuple[Hex, ...]] = tuple(
+    sorted(
+        (q, r)
+        for q in range(-BOARD_RADIUS, BOARD_RADIUS + 1)
+        for r in range(-BOARD_RADIUS, BOARD_RADIUS + 1)
+        if distance((q, r), (0, 0)) <= BOARD_RADIUS
+    )
+)
+"""The hexes of the window, in sorted order: a hex's index is its place here."""
+HEX_INDEX: Final[dict[Hex, int]] = {h: i for i, h in enumerate(BOARD_HEXES)}
+
+TAKE: Final = 0
+PLACE_TILE: Final = TAKE + SLOTS * SLOTS
+PLACE_WILDLIFE: Final = PLACE_TILE + len(BOARD_HEXES) * ROTATIONS
+RETURN_WILDLIFE: Final = PLACE_WILDLIFE + len(BOARD_HEXES)
+WIPE_THREE: Final = RETURN_WILDLIFE + 1
+NATURE_FREE: Final = WIPE_THREE + 1
+NATURE_WIPE: Final = NATURE_FREE + 1
+ACTION_COUNT: Final = NATURE_WIPE + 2**SLOTS - 1
+"""The size of the action space."""
+
+
+class IllegalActionError(IllegalMoveError):
+    """An action that is not legal now: outside the action space, a command this space
+    cannot name, or a command the rules refuse (its mask entry is ``False``). The game
+    is left as it was."""
+
+
+def _hex_index(q: int, r: int) -> int:
+    index = HEX_INDEX.get((q, r))
+    if index is None:
+        raise IllegalActionError(f"hex ({q}, {r}) is outside the action window (radius {BOARD_RADIUS})")
+    return index
+
+
+def encode(command: Command) -> int:
+    """The action of ``command``; :class:`IllegalActionError` if the space has none for it."""
+    if isinstance(command, Take):
+        if 0 <= command.tile_slot < SLOTS and 0 <= command.wildlife_slot < SLOTS:
+            return TAKE + SLOTS * command.tile_slot + command.wildlife_slot
+    elif isinstance(command, PlaceTile):
+        if 0 <= command.rotation < ROTATIONS:
+            return PLACE_TILE + ROTATIONS * _hex_index(command.q, command.r) + command.rotation
+    elif isinstance(command, PlaceWildlife):
+        return PLACE_WILDLIFE + _hex_index(command.q, command.r)
+    elif isinstance(command, ReturnWildlife):
+        return RETURN_WILDLIFE
+    elif isinstance(command, WipeThree):
+        return WIPE_THREE
+    elif isinstance(command, NatureFreeChoice):
+        return NATURE_FREE
+    elif isinstance(command, NatureWipe):
+        slots = set(command.slots)
+        if slots and len(slots) == len(command.slots) and slots <= set(range(SLOTS)):
+            return NATURE_WIPE + sum(1 << s for s in slots) - 1
+    raise IllegalActionError(f"the action space has no action for {command!r}")
+
+
+def decode(action: int) -> Command:
+    """The command of ``action``; :class:`IllegalActionError` for anything but a whole
+    number from 0 to ``ACTION_COUNT - 1``."""
+    try:
+        a = operator.index(action)  # a Python or numpy integer
+    except TypeError:
+        raise IllegalActionError(f"an action is a whole number, not {action!r}") from None
+    if not 0 <= a < ACTION_COUNT:
+        raise IllegalActionError(f"actions are 0 to {ACTION_COUNT - 1}, not {action!r}")
+    if a < PLACE_TILE:
+        return Take(*divmod(a - TAKE, SLOTS))
+    if a < PLACE_WILDLIFE:
+        index, rotation = divmod(a - PLACE_TILE, ROTATIONS)
+        return PlaceTile(*BOARD_HEXES[index], rotation)
+    if a < RETURN_WILDLIFE:
+        return PlaceWildlife(*BOARD_HEXES[a - PLACE_WILDLIFE])
+    if a == RETURN_WILDLIFE:
+        return ReturnWildlife()
+    if a == WIPE_THREE:
+        return WipeThree()
+    if a == NATURE_FREE:
+        return NatureFreeChoice()
+    bits = a - NATURE_WIPE + 1
+    return NatureWipe(tuple(s for s in range(SLOTS) if bits >> s & 1))
+
+
+def legal_actions(game: Game) -> list[int]:
+    """The actions of :meth:`Game.legal_commands`, in its order."""
+    return [encode(command) for command in game.legal_commands()]
+
+
+def mask(game: Game) -> npt.NDArray[np.int8]:
+    """``ACTION_COUNT`` entries, 1 for exactly the legal actions (all 0 once the game is
+    over). ``int8`` rather than ``bool``, as PettingZoo and Gymnasium spaces expect."""
+    found = np.zeros(ACTION_COUNT, dtype=np.int8)
+    found[legal_actions(game)] = 1
+    return found
+
+
+def execute(game: Game, action: int, legal: npt.NDArray[np.int8]) -> Command:
+    """Play ``action`` if ``legal`` (the game's current :func:`mask`) allows it; the command
+    played. :class:`IllegalActionError`, the game unchanged, if it does not."""
+    command = decode(action)
+    if not legal[action]:
+        raise IllegalActionError(f"{command} (action {action}) is not legal now")
+    game.execute(command)
+    return command

@@ -1,0 +1,98 @@
+"""One environment episode: a game played by actions, its events kept as they are
+emitted, so that every episode is a log (:meth:`Episode.export_log`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+from cascadia.bots.agents.actions import execute, mask
+from cascadia.domain.commands import Command
+from cascadia.domain.events import GameEvent
+from cascadia.domain.game import Game
+from cascadia.domain.options import GameOptions
+from cascadia.domain.rng import MAX_SEED
+from cascadia.projections.game_scores import score_state
+from cascadia.replays.format import LogHeader, write_log
+from cascadia.replays.scores import final_score_sheet
+
+Reward = Literal["step", "final"]
+"""``step``: each seat's score change since the last reward; ``final``: the final scores."""
+REWARDS: tuple[Reward, ...] = ("step", "final")
+
+
+def episode_seed(seed: int | None, rng: np.random.Generator) -> int:
+    """The game seed of an episode: ``seed`` itself (so that ``reset(seed=7)`` plays the
+    game ``cascadia`` plays with seed 7), or a draw from ``rng`` when none is given."""
+    return seed if seed is not None else int(rng.integers(0, min(MAX_SEED, 2**63 - 1), dtype=np.int64))
+
+
+class Episode:
+    """A game, the events it has emitted so far and the legal actions now."""
+
+    def __init__(
+        self,
+        seed: int,
+        names: int | Sequence[str],
+        options: GameOptions | None = None,
+        bots: list[dict[str, Any] | None] | None = None,
+    ) -> None:
+        self.game = Game.start(seed, names, options, bots=bots)
+        self.events: list[GameEvent] = self.game.collect_events()
+        self._legal: npt.NDArray[np.int8] = np.zeros(0, dtype=np.int8)
+        self._legal_at = -1
+        self._scored_key: list[tuple[int, int, int]] = []
+        self._totals: list[int] = []
+        self._rewarded = [0] * len(self.game.state.players)
+
+    @property
+    def legal(self) -> npt.NDArray[np.int8]:
+        """The mask of the legal actions now, worked out when first asked for after a
+        move (the bots' moves in the Gymnasium environment need none)."""
+        if self._legal_at != self.game.version:
+            self._legal = mask(self.game)
+            self._legal_at = self.game.version
+        return self._legal
+
+    def play(self, action: int) -> Command:
+        """Play ``action`` (an :class:`~cascadia.bots.agents.actions.IllegalActionError`, the game
+        unchanged, unless it is legal now); the command played."""
+        command = execute(self.game, action, self.legal)
+        self.events += self.game.collect_events()
+        return command
+
+    def play_command(self, command: Command) -> None:
+        """Play a command chosen by a bot (bots choose legal commands)."""
+        self.game.execute(command)
+        self.events += self.game.collect_events()
+
+    def totals(self) -> list[int]:
+        """Each seat's score as the boards stand (the final score once the game is over),
+        scored again only when a board or a seat's nature tokens have changed."""
+        players = self.game.state.players
+        key = [(len(p.environment.tiles), len(p.environment.wildlife), p.nature_tokens) for p in players]
+        if key != self._scored_key:
+            self._scored_key = key
+            self._totals = [player.total for player in score_state(self.game.state).players]
+        return list(self._totals)
+
+    def rewards(self, mode: Reward) -> list[float]:
+        """Per seat: with ``step``, the change of its score since the last call (since 0
+        at the first: the starting tiles' points count, and a seat's rewards add up to
+        its final score); with ``final``, its final score once the game is over, 0 before."""
+        scores = self.totals()
+        if mode == "step":
+            changes = [new - old for new, old in zip(scores, self._rewarded, strict=True)]
+        else:
+            changes = scores if self.game.finished else [0] * len(scores)
+        self._rewarded = scores
+        return [float(change) for change in changes]
+
+    def export_log(self, path: str | os.PathLike[str]) -> int:
+        """Write the episode so far as a ``.cascadia`` log (``cascadia audit`` checks it;
+        the final score sheet once the game is over); its size in bytes."""
+        state = self.game.state
+        return write_log(path, LogHeader.from_events(self.events), self.events, final_score_sheet(state))
