@@ -27,6 +27,7 @@ from cascadia.server import problems
 from cascadia.server.games import GameService, SeatSpec, not_found
 from cascadia.server.hub import FALLBACK_SECONDS, Hub, wait_for
 from cascadia.server.maps import MapService, parse_map_id
+from cascadia.server.numbers import MAX_NUMBER, client_number, parse_number
 from cascadia.server.problems import Problem
 from cascadia.server.store import ServerStore
 from cascadia.server.tokens import TICKET_SECONDS, new_ticket, seat_of_ticket, seat_of_token
@@ -45,6 +46,8 @@ STATIC_DIR = Path(__file__).parent / "static"
 access_log = logging.getLogger("cascadia.server.access")
 Authorization = Annotated[str | None, Header()]
 """The ``Authorization`` header (a seat's ``Bearer`` token), if sent."""
+NumberQuery = Annotated[str | None, Query(max_length=40)]
+"""A query parameter holding a number: taken as text, parsed by :func:`client_number`."""
 
 
 @dataclass
@@ -94,14 +97,14 @@ class CreateMapIn(BaseModel):
 class MarkIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     achievement: StrictStr = Field(min_length=1, max_length=40)
-    seat: StrictInt | None = Field(None, ge=0)
-    expected_version: StrictInt | None = Field(None, ge=0)
+    seat: StrictInt | None = Field(None, ge=0, le=MAX_NUMBER)
+    expected_version: StrictInt | None = Field(None, ge=0, le=MAX_NUMBER)
 
 
 class CommandIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     command: dict[str, Any]
-    expected_version: StrictInt = Field(ge=0)
+    expected_version: StrictInt = Field(ge=0, le=MAX_NUMBER)
 
 
 # -- middleware -------------------------------------------------------------------------
@@ -119,7 +122,7 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+        if declared is not None and parse_number(declared.decode("latin-1"), high=self.limit) is None:
             await self._refuse(send)
             return
         received = 0
@@ -317,8 +320,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         )
 
     @app.get("/api/games")
-    def list_games(limit: Annotated[int, Query(ge=1, le=200)] = 50) -> JSONResponse:
-        return answer({"games": service.games(limit)})
+    def list_games(limit: NumberQuery = None) -> JSONResponse:
+        count = 50 if limit is None else client_number(limit, "limit", 1, 200)
+        return answer({"games": service.games(count)})
 
     @app.get("/api/games/{game_id}")
     def read_game(
@@ -331,9 +335,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return answer(view)
 
     @app.get("/api/games/{game_id}/seats/{seat}")
-    def read_seat(game_id: str, seat: int, authorization: Authorization = None) -> JSONResponse:
+    def read_seat(game_id: str, seat: str, authorization: Authorization = None) -> JSONResponse:
         gid = parse_game_id(game_id)
-        return answer(service.view(gid, required_seat(gid, authorization, seat)))
+        asked = client_number(seat, "seat")
+        return answer(service.view(gid, required_seat(gid, authorization, asked)))
 
     @app.post("/api/games/{game_id}/commands")
     def post_command(
@@ -348,10 +353,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/events")
     def read_events(
-        game_id: str, after: Annotated[int, Query(ge=0)] = 0, authorization: Authorization = None
+        game_id: str, after: NumberQuery = None, authorization: Authorization = None
     ) -> JSONResponse:
         gid = parse_game_id(game_id)
-        version, events, _ = service.events(gid, seat_of(gid, authorization), after)
+        start = _resume_at(after, None)
+        version, events, _ = service.events(gid, seat_of(gid, authorization), start)
         return answer({"version": version, "events": events})
 
     @app.post("/api/games/{game_id}/stream-tickets")
@@ -365,7 +371,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/games/{game_id}/stream")
     async def stream(
         game_id: str,
-        after: Annotated[int | None, Query(ge=0)] = None,
+        after: NumberQuery = None,
         ticket: Annotated[str | None, Query(max_length=200)] = None,
         authorization: Authorization = None,
         last_event_id: Annotated[str | None, Header()] = None,
@@ -426,7 +432,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/maps/{map_id}/stream")
     async def map_stream(
         map_id: str,
-        after: Annotated[int | None, Query(ge=0)] = None,
+        after: NumberQuery = None,
         last_event_id: Annotated[str | None, Header()] = None,
     ) -> StreamingResponse:
         mid = parse_map_id(map_id)
@@ -434,17 +440,19 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return _sse_response(_map_stream(maps, hub, mid, _resume_at(after, last_event_id)))
 
     @app.get("/api/maps/{map_id}/svg")
-    def map_picture(map_id: str, columns: Annotated[int, Query(ge=1, le=2)] = 2) -> Response:
+    def map_picture(map_id: str, columns: NumberQuery = None) -> Response:
+        count = 2 if columns is None else client_number(columns, "columns", 1, 2)
         return Response(
-            maps.svg(parse_map_id(map_id), columns),
+            maps.svg(parse_map_id(map_id), count),
             media_type="image/svg+xml",
             headers={"Cache-Control": "no-store"},
         )
 
     @app.get("/api/games/{game_id}/seats/{seat}/markable")
-    def markable(game_id: str, seat: int, authorization: Authorization = None) -> JSONResponse:
+    def markable(game_id: str, seat: str, authorization: Authorization = None) -> JSONResponse:
         gid = parse_game_id(game_id)
-        return answer(maps.markable(gid, required_seat(gid, authorization, seat)))
+        asked = client_number(seat, "seat")
+        return answer(maps.markable(gid, required_seat(gid, authorization, asked)))
 
     @app.post("/api/games/{game_id}/marks")
     def mark(game_id: str, body: MarkIn, authorization: Authorization = None) -> JSONResponse:
@@ -472,14 +480,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     return app
 
 
-def _resume_at(after: int | None, last_event_id: str | None) -> int:
-    """The version a stream starts after: ``Last-Event-ID`` (as a reconnecting browser
-    sends it), else ``?after=N``, else 0 (from the start)."""
-    if last_event_id is None:
-        return after or 0
-    if not last_event_id.strip().isdigit():
-        raise Problem(400, "bad-request", "Bad request", "Last-Event-ID is a version")
-    return int(last_event_id)
+def _resume_at(after: str | None, last_event_id: str | None) -> int:
+    """The version a stream (or ``/events``) starts after: ``Last-Event-ID`` (as a
+    reconnecting browser sends it), else ``?after=N``, else 0 (from the start); each a
+    strict number (:func:`~cascadia.server.numbers.client_number`)."""
+    if last_event_id is not None:
+        return client_number(last_event_id, "Last-Event-ID")
+    return 0 if after is None else client_number(after, "after")
 
 
 SSE_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
