@@ -145,6 +145,44 @@ def test_views_hide_and_show(api: TestClient) -> None:
     assert spectator["state"]["secret_cards"] == [None, None]
 
 
+CARD_CHOICES = [
+    ("random", []),
+    ("A,B,C,D,A", []),
+    ("D,C,B,A,D", ["two_card_sets"]),
+    ("random", ["two_card_sets"]),
+    ("family", []),
+    ("intermediate", []),
+]
+
+
+@pytest.mark.parametrize(("cards", "rules"), CARD_CHOICES)
+def test_every_view_hides_the_other_seats_cards_by_value(
+    api: TestClient, cards: str, rules: list[str]
+) -> None:
+    """With secret cards, every field of every answer a seat or a spectator gets (game,
+    seat view, events, list, command answers), by value: no letter of another seat's
+    secret card, whether the cards are drawn or chosen (``A,B,C,D,A``), one set or two,
+    lettered or variant cards."""
+    game = create_game(api, rules=["secret_cards", *rules], cards=cards)
+    gid, hidden = game["game_id"], hidden_values(api, game["game_id"])
+    viewers: list[tuple[int | None, dict[str, str]]] = [(None, {})]
+    viewers += [(seat, bearer(token)) for seat, token in enumerate(tokens(game))]
+
+    def every_view() -> None:
+        for seat, headers in viewers:
+            urls = [f"/api/games/{gid}", f"/api/games/{gid}/events", "/api/games"]
+            urls += [] if seat is None else [f"/api/games/{gid}/seats/{seat}"]
+            for url in urls:
+                answer = api.get(url, headers=headers)
+                assert answer.status_code == 200, answer.text
+                assert_hides(answer.text, hidden, seat)
+
+    every_view()
+    for text in play_turns(api, gid, tokens(game), 6):
+        assert_hides(text, hidden, None)
+    every_view()
+
+
 def test_command_answers_and_refusals(api: TestClient) -> None:
     game = create_game(api)
     gid, (ann, bob) = game["game_id"], tokens(game)
