@@ -24,16 +24,18 @@ from cascadia.domain.components import TILES
 from cascadia.domain.game import MAX_PLAYERS
 from cascadia.domain.options import RESTRICTIONS, GameOptions
 from cascadia.server import problems
+from cascadia.server.bodies import BoundedJSONRoute
 from cascadia.server.games import GameService, SeatSpec, not_found
 from cascadia.server.hub import FALLBACK_SECONDS, Hub, wait_for
 from cascadia.server.maps import MapService, parse_map_id
-from cascadia.server.numbers import MAX_NUMBER, client_number, parse_number
+from cascadia.server.numbers import MAX_NUMBER, client_number, parse_id, parse_number
 from cascadia.server.problems import Problem
 from cascadia.server.store import ServerStore
 from cascadia.server.tokens import TICKET_SECONDS, new_ticket, seat_of_ticket, seat_of_token
-from fastapi import BackgroundTasks, FastAPI, Header, Query
+from fastapi import BackgroundTasks, FastAPI, Header, Query, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from starlette.concurrency import run_in_threadpool
@@ -41,6 +43,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY = 64 * 1024
+ANY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 KEEP_ALIVE_SECONDS = 15.0
 STATIC_DIR = Path(__file__).parent / "static"
 access_log = logging.getLogger("cascadia.server.access")
@@ -185,10 +188,11 @@ def answer(data: Any, status: int = 200) -> JSONResponse:
 
 
 def parse_game_id(text: str) -> UUID:
-    try:
-        return UUID(text)
-    except ValueError:
-        raise not_found(text) from None
+    """A game id in canonical form (:func:`~cascadia.server.numbers.parse_id`); 404 otherwise."""
+    game_id = parse_id(text)
+    if game_id is None:
+        raise not_found(text)
+    return game_id
 
 
 def bearer_token(authorization: str | None) -> str | None:
@@ -231,6 +235,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         description="Play Cascadia over HTTP: see server/API.md.",
         lifespan=lifespan,
     )
+    app.router.route_class = BoundedJSONRoute
     app.state.service = service
     app.state.maps = maps
     app.state.hub = hub
@@ -287,6 +292,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     def create_game(body: CreateGameIn, background: BackgroundTasks) -> JSONResponse:
         options = body.options.model_dump()
         map_id = None if body.map_id is None else parse_map_id(body.map_id)
+        if map_id is None and options["achievement_mode"] is not None:
+            raise Problem(
+                422,
+                "invalid-options",
+                "Invalid game",
+                "a game is played for achievements on a map: give map_id",
+            )
         if map_id is not None and options["achievement_mode"] is None:
             options["achievement_mode"] = STANDARD_MODE
         check = None if map_id is None else lambda names, opts: maps.check_game(map_id, names, opts)
@@ -460,10 +472,26 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         mine = required_seat(gid, authorization, body.seat)
         return answer(maps.mark(gid, mine, body.achievement, body.expected_version))
 
-    @app.api_route(
-        "/api/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False
-    )
-    def unknown_api(rest: str) -> None:
+    @app.api_route("/api/{rest:path}", methods=ANY_METHOD, include_in_schema=False)
+    def unknown_api(request: Request) -> None:
+        """Whatever no route answers: 405 on a path of the API with the methods it allows
+        (``Allow``), else 404."""
+        path = request.url.path
+        allowed = sorted(
+            {
+                method
+                for route in app.routes
+                if isinstance(route, APIRoute)
+                and route.path != "/api/{rest:path}"
+                and route.path_regex.match(path)
+                for method in route.methods
+            }
+        )
+        if allowed:
+            detail = f"{path} answers {', '.join(allowed)} only"
+            raise Problem(
+                405, "method-not-allowed", "Method not allowed", detail, headers={"Allow": ", ".join(allowed)}
+            )
         raise Problem(404, "not-found", "Not found", "no such API path")
 
     if config.static_dir.is_dir():

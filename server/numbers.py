@@ -1,5 +1,5 @@
-"""Numbers from clients: one strict parser for every query parameter, path segment,
-header and stream-ticket field that holds a number.
+"""Numbers and ids from clients: one strict parser for every query parameter, path
+segment, header and stream-ticket field that holds a number, and one for game and map ids.
 
 A number is written in canonical decimal: ASCII digits only, no sign, no spaces, no
 leading zero (``0`` itself excepted), and it lies in ``[low, high]`` (at most
@@ -7,11 +7,16 @@ leading zero (``0`` itself excepted), and it lies in ``[low, high]`` (at most
 that each number has exactly one spelling: Arabic-Indic, full-width or superscript
 digits, a sign, spaces or a leading zero are not a number, and a text keyed on (a used
 stream ticket) cannot be respelled.
+
+An id is a UUID in its canonical form only (lower-case hex, dashed, no braces, no
+``urn:uuid:``): any other spelling names no game or map (404), so that each game has
+one URL.
 """
 
 from __future__ import annotations
 
 import re
+from uuid import UUID
 
 from cascadia.server.problems import Problem
 
@@ -41,3 +46,12 @@ def client_number(text: str, name: str, low: int = 0, high: int = MAX_NUMBER) ->
             f"{name} is a whole number from {low} to {high} in ASCII digits",
         )
     return value
+
+
+def parse_id(text: str) -> UUID | None:
+    """``text`` as a UUID if it is one in canonical form, else ``None``."""
+    try:
+        value = UUID(text)
+    except ValueError:
+        return None
+    return value if str(value) == text else None

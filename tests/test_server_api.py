@@ -240,6 +240,26 @@ BAD_BODIES: list[tuple[str, bytes, int, str]] = [
     ("/api/games", b'{"seats": [{"name": "a"}], "options": {"rules": ["flying"]}}', 422, "invalid-options"),
     ("/api/games", b'{"seats": [{"name": "a"}], "options": {"balanced_bag": true}}', 422, "invalid-options"),
     ("/api/games", b"[" * 70_000, 413, "body-too-large"),
+    *(
+        ("/api/games", b'{"seats": [{"name": "a%sb"}]}' % bad, 422, "invalid-options")
+        for bad in (b"\\u0000", b"\\n", b"\\r", b"\\t", b"\\u2028", b"\\u202e", b"\\u2066", b"\\u200f")
+    ),
+    (
+        "/api/games",
+        b'{"seats": [{"name": "a"}, {"name": "b"}], "options": {"achievement_mode": "standard"}}',
+        422,
+        "invalid-options",
+    ),
+    (
+        "/api/games",
+        b'{"seats": [{"name": "a"}], "options": {"cards": "A,B,C,D,A"}, "x": '
+        + b"[" * 5000
+        + b"]" * 5000
+        + b"}",
+        400,
+        "bad-request",
+    ),
+    ("/api/games", b'{"seats": [{"name": "\xff"}]}', 400, "bad-request"),
     ("commands", b"{oops", 400, "bad-request"),
     ("commands", b'{"command": {"type": "take"}, "expected_version": "7"}', 400, "bad-request"),
     ("commands", b'{"command": {"type": "fly"}, "expected_version": 1}', 422, "invalid-command"),
@@ -298,6 +318,14 @@ def test_unknown_game_and_paths(api: TestClient) -> None:
     for url in ("/api/games/not-a-uuid", "/api/games/00000000-0000-4000-8000-000000000000/events"):
         answer = api.get(url)
         assert answer.status_code == 404 and answer.json()["type"].endswith("/game-not-found")
+    gid = create_game(api)["game_id"]
+    hexes = gid.replace("-", "")
+    for spelling in (gid.upper(), f"urn:uuid:{gid}", f"{{{gid}}}", hexes):  # one URL per game
+        answer = api.get(f"/api/games/{spelling}")
+        assert answer.status_code == 404 and answer.json()["type"].endswith("/game-not-found"), spelling
+    mid = api.post("/api/maps", json={"name": "m"}).json()["map_id"]
+    answer = api.get(f"/api/maps/{mid.upper()}")
+    assert answer.status_code == 404 and answer.json()["type"].endswith("/map-not-found")
     assert api.get("/api/nothing").status_code == 404
     assert (
         api.post(
