@@ -10,6 +10,7 @@ the exact divergence of each rule; this one checks that every tool gives up clea
 from __future__ import annotations
 
 import errno
+import json
 import os
 import shutil
 import subprocess
@@ -154,14 +155,43 @@ def test_a_fifo_is_never_opened_for_reading(tmp_path, monkeypatch, capsys):
         code, _, err = cli(monkeypatch, capsys, *command, fifo)
         assert code == 1 and "pipe.cascadia is a FIFO, not a log file" in one_line_error(err)
         code, out, err = cli(monkeypatch, capsys, *command, folder)
-        assert code == 0 and "good.cascadia" in out
-        # a folder named like a log is searched like any folder; the FIFO is not opened
+        # a folder named like a log is searched like any folder; the FIFO is not opened,
+        # and an entry not read is a failure of the command
+        assert code == 1 and "good.cascadia" in out
         assert err.splitlines() == [f"skipped {fifo}: a FIFO, not a log file"]
     report = ingest_logs(tmp_path / "home", [folder])
     assert report.already == 0 and report.ingested == 1 and not report.problems
     for command in ("replay", "audit"):
         code, _, err = cli(monkeypatch, capsys, command, folder / "dir.cascadia")
         assert code == 1 and one_line_error(err)
+
+
+def test_a_skipped_entry_fails_audit_import_and_ingest_with_a_json_record(tmp_path, monkeypatch, capsys):
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    write(folder / "good.cascadia", GOOD)
+    fifo = folder / "pipe.cascadia"
+    os.mkfifo(fifo)
+    record = {"file": str(fifo), "skipped": True, "error": "a FIFO, not a log file"}
+    for command in (["audit"], ["import", "--home", tmp_path / "home"]):
+        code, out, _ = cli(monkeypatch, capsys, *command, "--json", folder)
+        lines = [json.loads(line) for line in out.splitlines()]
+        assert (
+            code == 1
+            and record in lines
+            and any(line.get("file", "").endswith("good.cascadia") for line in lines)
+        )
+    code, out, _ = cli(monkeypatch, capsys, "ingest", "--home", tmp_path / "home", "--json", folder)
+    assert code == 1 and json.loads(out)["skipped"] == [record]
+
+
+def test_an_empty_folder_fails_audit_import_and_ingest(tmp_path, monkeypatch, capsys):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    home = ["--home", tmp_path / "home"]
+    for verb, options in (("audit", []), ("import", home), ("ingest", home)):
+        code, _, err = cli(monkeypatch, capsys, verb, *options, empty)
+        assert code == 1 and f"no log files to {verb}" in one_line_error(err)
 
 
 def test_an_unreadable_log_is_one_line(tmp_path, monkeypatch, capsys):
