@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from cascadia.domain.commands import Command
 from cascadia.domain.decisions import Lookahead, command_at
 from cascadia.domain.errors import CascadiaError
 from cascadia.domain.events import GameEvent
@@ -162,8 +163,10 @@ class Audit:
                 self.file, "unexpected", record.seq, record.as_dict(), f"the game ended at event {self.count}"
             )
         game_id = self.header.game_id
+        consulted: list[int] = []
 
         def ahead(index: int) -> GameEvent | None:
+            consulted.append(index)
             following = records.peek(index)
             return following.to_event(game_id) if following is not None else None
 
@@ -179,10 +182,30 @@ class Audit:
         try:
             game.execute(command)
         except CascadiaError as error:
-            raise AuditDivergence(
-                self.file, "illegal", record.seq, record.as_dict(), f"illegal: {error}"
-            ) from None
+            raise self._refused(record, records, command, consulted, error) from None
         self._pending.extend(game.collect_events())
+
+    def _refused(
+        self,
+        record: LogRecord,
+        records: Lookahead[LogRecord],
+        command: Command,
+        consulted: list[int],
+        error: CascadiaError,
+    ) -> AuditDivergence:
+        """The divergence of a decision the rules refuse. When the seat may make a decision
+        of that kind but its parameters, read ahead (a wipe's slots, from the
+        ``WildlifeReplaced`` after its ``NatureTokenSpent``), make it illegal, the record
+        they were read from is blamed: that record was removed or forged, not this one."""
+        if not consulted or not any(type(legal) is type(command) for legal in self.game.legal_commands()):
+            return AuditDivergence(self.file, "illegal", record.seq, record.as_dict(), f"illegal: {error}")
+        index = consulted[-1]
+        source = records.peek(index)
+        reason = f"the record of the parameters of the decision of event {record.seq} (illegal: {error})"
+        if source is None:
+            seq = record.seq + index + 1
+            return AuditDivergence(self.file, "missing", seq, f"the log ends after event {seq - 1}", reason)
+        return AuditDivergence(self.file, "event", source.seq, source.as_dict(), reason)
 
     def _check_scores(self) -> None:
         trailer = self.reader.trailer
