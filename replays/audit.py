@@ -19,6 +19,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
+from uuid import UUID
 
 from cascadia.domain.commands import Command
 from cascadia.domain.decisions import Lookahead, command_at
@@ -79,6 +80,14 @@ def start_game(header: LogHeader, file: str) -> Game:
     return game
 
 
+def derived_id(header: LogHeader, options: GameOptions | None = None) -> UUID:
+    """The id :func:`derive_game_id` gives the header's deal (seed, seat names, options,
+    rules version, bots): the same for every copy of a game, whatever id it is logged
+    under (``options``: the header's, parsed, if at hand)."""
+    parsed = GameOptions.from_dict(dict(header.options)) if options is None else options
+    return derive_game_id(header.seed, header.names, parsed, header.rules_version, header.bots)
+
+
 def game_id_problem(header: LogHeader, options: GameOptions) -> str | None:
     """What is wrong with the header's game id, or ``None`` (replays/FORMAT.md, "The game
     id"): a derived id (a UUID of version 5) must be :func:`derive_game_id` of the
@@ -86,7 +95,7 @@ def game_id_problem(header: LogHeader, options: GameOptions) -> str | None:
     hash chain; no other kind of id is accepted."""
     version = header.game_id.version
     if version == DERIVED_ID_VERSION:
-        derived = derive_game_id(header.seed, header.names, options, header.rules_version, header.bots)
+        derived = derived_id(header, options)
         if header.game_id != derived:
             return f"the id derived from the seed, seats, options and rules is {derived}"
         return None

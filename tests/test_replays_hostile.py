@@ -413,3 +413,18 @@ def test_simulate_ingest_completes_the_analytics_of_an_interrupted_run(tmp_path,
     code, out, _ = cli(monkeypatch, capsys, "simulate", "-n", "3", "-p", "1", "--ingest", "--home", home)
     assert code == 0 and "analytics: 0 game(s) ingested" in out
     assert len(AnalyticsStore(home).ingested_game_ids()) == 3
+
+
+# -- a copy re-chained under a random id is not a second game ----------------------------
+
+
+def test_a_log_rechained_under_a_random_id_is_the_same_game(tmp_path):
+    original = write(tmp_path / "original.cascadia", SMALL)
+    copy = write(tmp_path / "copy.cascadia", rechain(SMALL, header=lambda h: replace(h, game_id=uuid4())))
+    assert audit_file(copy).valid  # a random id is bound only by the chain
+    store = GameStore(tmp_path / "home")
+    first, second = import_log(store, original), import_log(store, copy)
+    assert first.imported and not second.imported and second.game_id == first.game_id
+    assert [gid for gid, _ in store.started_games()] == [first.game_id]
+    report = ingest_logs(tmp_path / "home", [original, copy])
+    assert (report.ingested, report.already) == (1, 1)
