@@ -282,6 +282,12 @@ BAD_BODIES: list[tuple[str, bytes, int, str]] = [
         "invalid-command",
     ),
     ("commands", b'{"command": [], "expected_version": 1}', 400, "bad-request"),
+    (  # 17 levels: within the JSON library's limits, past the server's one bound (MAX_DEPTH)
+        "commands",
+        b'{"command": {"type": "take", "x": ' + b"[" * 15 + b"]" * 15 + b'}, "expected_version": 1}',
+        400,
+        "bad-request",
+    ),
     ("commands", b" " * 70_000, 413, "body-too-large"),
 ]
 
