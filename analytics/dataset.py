@@ -14,7 +14,6 @@ files is :mod:`cascadia.analytics.storage`'s job.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
@@ -25,6 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from cascadia.analytics import schema
 from cascadia.domain.errors import CascadiaError
+from cascadia.replays.format import loads_bounded
 
 FORMAT = "cascadia-analytics"
 """The ``format`` of ``dataset.json``."""
@@ -101,7 +101,7 @@ def check_description(root: Path) -> None:
     ``dataset.json`` names another format or schema version; no file: nothing to refuse."""
     path = root / DESCRIPTION_FILE
     try:
-        data = json.loads(path.read_text())
+        data = loads_bounded(path.read_bytes())
     except FileNotFoundError:
         return
     except (OSError, ValueError) as error:

@@ -35,9 +35,9 @@ from cascadia.domain.errors import CascadiaError
 from cascadia.domain.events import GameEvent
 from cascadia.domain.game import Game
 from cascadia.domain.state import GameState
-from cascadia.replays.audit import Audit
+from cascadia.replays.audit import Audit, derived_id
 from cascadia.replays.files import log_files
-from cascadia.replays.format import open_log
+from cascadia.replays.format import LogReader, open_log
 
 DEFAULT_BATCH_GAMES = 2000
 """Games per batch (about 450 event rows each for 4 players): bounds the memory of an ingest."""
@@ -256,15 +256,23 @@ class Ingest:
             source = str(path)
             try:
                 with open_log(path) as reader:
-                    if self.is_ingested(reader.header.game_id):
-                        self.report.already += 1
-                    else:
-                        audit = Audit(reader)
-                        events = list(audit.events())
-                        self.add(events, audit.game.state, source=source)
+                    self._add_log(reader, source)
             except (OSError, *DATA_ERRORS) as error:
                 self.problem(source, error)
             progress.advance()
+
+    def _add_log(self, reader: LogReader, source: str) -> None:
+        """Add the game of one log, unless it is ingested: under the log's id, or under the
+        id derived from its deal (a copy re-chained under a random id is not a second game
+        in the statistics: replays/FORMAT.md, "The game id")."""
+        if self.is_ingested(reader.header.game_id):
+            self.report.already += 1
+            return
+        audit = Audit(reader)
+        if self.is_ingested(derived_id(audit.header)):
+            self.report.already += 1
+            return
+        self.add(list(audit.events()), audit.game.state, source=source)
 
     def track(self, location: str, position: int) -> None:
         """Record that the notification log at ``location`` has been read up to

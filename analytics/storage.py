@@ -53,6 +53,7 @@ from cascadia.analytics.dataset import (
     split,
 )
 from cascadia.domain.errors import CascadiaError
+from cascadia.replays.format import loads_bounded
 
 ANALYTICS_DIR = "analytics"
 TRACKING_FILE = "tracking.json"
@@ -295,7 +296,7 @@ class AnalyticsStore:
     def tracking_position(self, location: str) -> int:
         """The last notification id processed from the event store at ``location`` (0: none)."""
         try:
-            data = json.loads((self.root / TRACKING_FILE).read_text())
+            data = loads_bounded((self.root / TRACKING_FILE).read_bytes())
         except (OSError, ValueError):
             return 0
         position = data.get(location, 0) if isinstance(data, dict) else 0
@@ -305,7 +306,7 @@ class AnalyticsStore:
         """Record (atomically) that notifications up to ``position`` are processed."""
         path = self.root / TRACKING_FILE
         try:
-            data = json.loads(path.read_text())
+            data = loads_bounded(path.read_bytes())
         except (OSError, ValueError):
             data = {}
         if not isinstance(data, dict):

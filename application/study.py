@@ -39,7 +39,7 @@ from cascadia.domain.options import RULES_VERSION, GameOptions
 from cascadia.domain.rng import check_seed
 from cascadia.projections.game_scores import score_state
 from cascadia.replays.errors import ReplayError
-from cascadia.replays.format import atomic_output, canonical
+from cascadia.replays.format import atomic_output, canonical, loads_bounded
 from cascadia.replays.shard import SHARD_EXTENSION, ShardReader, ShardSetup, encode_shard
 from cascadia.replays.shard_games import record_game
 
@@ -216,7 +216,7 @@ class StudyFolder:
         specs = []
         for path in sorted(folder.glob("*.json")):
             try:
-                specs.append(StudySpec.from_dict(json.loads(path.read_text())))
+                specs.append(StudySpec.from_dict(loads_bounded(path.read_bytes())))
             except (OSError, ValueError) as error:
                 raise StudySpecError(f"{path}: {error}") from None
         return specs

@@ -14,10 +14,9 @@ from cascadia.analytics.storage import ANALYTICS_DIR
 from cascadia.application.ingest import add_store
 from cascadia.cli.common import HomeOption, JsonOption, console, err_console, open_store, print_json
 from cascadia.cli.data_home import require_data, require_writable
-from cascadia.cli.replay_commands import say_skipped
+from cascadia.cli.log_inputs import SkippedEntries, named_logs
 from cascadia.cli.stats_commands import stats_app
 from cascadia.cli.tables import Column, Format, FormatOption, Sheet, print_sheets
-from cascadia.replays.files import log_files
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 
@@ -65,7 +64,8 @@ def ingest(
     A log that cannot be read is reported and skipped; the exit code is then 1."""
     if not paths and not from_store:
         raise typer.BadParameter("give log files or folders, or --from-store")
-    files = log_files(paths or [], on_skip=say_skipped)
+    skipped = SkippedEntries()
+    files = named_logs(paths, "ingest", skipped) if paths else []
     folder = require_writable(home, ANALYTICS_DIR)
     with _progress_bar(json_output) as bar, Ingest(folder) as run:
         sink = _RichProgress(bar)
@@ -73,15 +73,16 @@ def ingest(
             add_store(run, open_store(home), sink)
         if files:
             run.add_logs(files, sink)
-    _report_ingest(run.report, run.storage.root, json_output)
-    if run.report.corrupt:
+    _report_ingest(run.report, skipped, run.storage.root, json_output)
+    if run.report.corrupt or skipped.records:
         raise typer.Exit(1)
 
 
-def _report_ingest(report: IngestReport, root: Path, json_output: bool) -> None:
-    """The summary on stdout (or the report as JSON); one line per skipped log on stderr."""
+def _report_ingest(report: IngestReport, skipped: SkippedEntries, root: Path, json_output: bool) -> None:
+    """The summary on stdout (or the report as JSON, with the folder entries ``skipped``);
+    one line per skipped log on stderr."""
     if json_output:
-        print_json(report.to_dict())
+        print_json({**report.to_dict(), "skipped": skipped.records})
     for problem in report.problems:
         err_console.print(f"skipped {problem.source}: {problem.reason}", markup=False)
     if json_output:

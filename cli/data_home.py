@@ -96,10 +96,12 @@ def read_only_env(home: str | None) -> dict[str, str] | None:
     if not events.is_file():
         raise DataHomeError(f"no games stored in {events.parent} (no {events.name})")
     query = "mode=ro"
-    wal = events.with_name(f"{events.name}-wal")
-    if not os.access(events.parent, os.W_OK) and not wal.exists():
-        # SQLite reads a WAL database only through its -shm file, which it cannot create
-        # in a read-only folder; nobody can change the file there, so it is immutable.
+    if not events.with_name(f"{events.name}-wal").exists():
+        # No writer has the store open (the last one to close removes the -wal file).
+        # SQLite would read a WAL database through -wal and -shm files that it creates
+        # (and a read-only connection leaves behind); read as immutable, it creates
+        # nothing, so that a reading command leaves the data folder as it found it. With
+        # a -wal file (a writer at work, or one that crashed) the reader goes through it.
         query += "&immutable=1"
     prefix = f"{APP_NAME.upper()}_"  # the library reads CASCADIA_<KEY> before <KEY>
     return {

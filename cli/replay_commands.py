@@ -15,6 +15,7 @@ from cascadia.application.game_logs import export_game, import_log
 from cascadia.application.store import GameStore
 from cascadia.bots.registry import continue_game, make_bots
 from cascadia.cli.common import HomeOption, JsonOption, console, err_console, open_store, print_json
+from cascadia.cli.log_inputs import SkippedEntries, named_logs
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import Game
 from cascadia.projections.describe import plural
@@ -23,7 +24,7 @@ from cascadia.replays.audit import AuditResult, audit_file
 from cascadia.replays.commitment import verify_log_commitment
 from cascadia.replays.diff import LogDiff, diff_logs
 from cascadia.replays.errors import ReplayError
-from cascadia.replays.files import export_targets, log_files
+from cascadia.replays.files import export_targets
 from cascadia.replays.replay import Snapshot, replay_log
 from cascadia.replays.rerun import rerun, rerun_from_turn
 from cascadia.replays.scores import totals
@@ -32,11 +33,6 @@ from cascadia.replays.shard_games import audit_shard
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 FilesArgument = Annotated[list[Path], typer.Argument(help="Log files (.cascadia), or folders of them.")]
-
-
-def say_skipped(path: Path, reason: str) -> None:
-    """One line on stderr for an entry of a folder that is not read."""
-    err_console.print(f"skipped {path}: {reason}", markup=False)
 
 
 # -- export / import ---------------------------------------------------------------------
@@ -88,9 +84,8 @@ def import_logs(
     A log that fails its audit writes nothing (the others are still imported); a game
     already stored is skipped. Exit 1 if any log failed.
     """
-    paths = log_files(files, on_skip=say_skipped)
-    if not paths:
-        raise InvalidOptionError("no log files to import")
+    skipped = SkippedEntries(json_lines=json_output)
+    paths = named_logs(files, "import", skipped)
     store = open_store(home, write=True)
     counts = {"imported": 0, "already": 0, "failed": 0}
     with Progress(
@@ -115,7 +110,7 @@ def import_logs(
             f"{counts['already']} already stored, {counts['failed']} failed\nstore: {store.location}",
             markup=False,
         )
-    if counts["failed"]:
+    if counts["failed"] or skipped.records:
         raise typer.Exit(1)
 
 
@@ -209,9 +204,8 @@ def audit(
     game by game (SHARD#ID: one game); its games' logs must be the ones it recorded,
     byte for byte. Exit 1 if any log or game fails.
     """
-    paths = log_files(files, on_skip=say_skipped, shards=True)
-    if not paths:
-        raise InvalidOptionError("no log files to audit")
+    skipped = SkippedEntries(json_lines=json_output)
+    paths = named_logs(files, "audit", skipped, shards=True)
     failed = checked = 0
     events = 0
     with Progress(
@@ -237,7 +231,7 @@ def audit(
             progress.advance(task)
     if not json_output and checked > 1:
         console.print(f"{checked - failed} valid, {failed} failed ({events} events checked)", markup=False)
-    if failed:
+    if failed or skipped.records:
         raise typer.Exit(1)
 
 

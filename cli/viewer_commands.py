@@ -7,7 +7,6 @@ atomically: a file appears complete or not at all.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -21,7 +20,7 @@ from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import Hex
 from cascadia.projections.player_view import player_view
 from cascadia.projections.svg import game_svg
-from cascadia.replays.format import atomic_output
+from cascadia.replays.format import atomic_output, loads_bounded, read_regular
 from cascadia.replays.viewer import load_events, render_html
 
 
@@ -33,16 +32,22 @@ def write_text(path: Path, text: str) -> int:
     return len(data)
 
 
+MAX_ANALYSIS_BYTES = 16 << 20
+"""The largest move analysis file ``view --analysis`` reads."""
+
+
 def read_analysis(path: Path) -> list[dict[str, Any]]:
-    """The rows of a move analysis file: ``cascadia analyse --json`` output (JSON lines),
-    or one JSON array of the same rows."""
+    """The rows of a move analysis file (a regular file of at most
+    :data:`MAX_ANALYSIS_BYTES`): ``cascadia analyse --json`` output (JSON lines), or one
+    JSON array of the same rows, each value nesting at most ``MAX_DEPTH`` levels."""
+    data = read_regular(path, "move analysis file", MAX_ANALYSIS_BYTES)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
         if text.lstrip().startswith("["):
-            rows = json.loads(text)
+            rows = loads_bounded(text)
         else:
-            rows = [json.loads(line) for line in text.splitlines() if line.strip()]
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            rows = [loads_bounded(line) for line in text.splitlines() if line.strip()]
+    except ValueError as error:
         raise InvalidOptionError(f"analysis {path}: not the JSON lines of analyse --json ({error})") from None
     if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
         raise InvalidOptionError(f"analysis {path}: expected one JSON object per line")

@@ -18,6 +18,7 @@ next player, four-of-a-kind check. The methods :meth:`Game.take`, :meth:`Game.pl
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Any
@@ -77,12 +78,32 @@ def stack_size(players: int, options: GameOptions | None = None) -> int:
     return TURNS_PER_PLAYER * max(players, 2) + options.market_size - 1
 
 
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""The characters that reorder text around them (Unicode bidi embeddings, overrides,
+isolates and marks): in a name they could make a table or a log line read otherwise."""
+
+
+def check_seat_name(name: str) -> None:
+    """Raise :class:`InvalidOptionError` unless ``name`` is a seat name: text without
+    control characters (NUL, line breaks, tabs...), line or paragraph separators, or
+    bidi formatting characters (:data:`BIDI_CONTROLS`)."""
+    for char in name:
+        if char in BIDI_CONTROLS or unicodedata.category(char) in ("Cc", "Zl", "Zp"):
+            refused = f"U+{ord(char):04X}"
+            raise InvalidOptionError(
+                f"a seat name holds no control, line-break or bidi character, not {refused}"
+            )
+
+
 def check_setup(names: Sequence[str], options: GameOptions) -> None:
     """Raise :class:`InvalidOptionError` unless a game of these seats and options can be
-    set up: 1 to 4 players, the balanced bag for 2 or 3 only (RULES.md 3.1), a game for
-    achievements multiplayer without the balanced bag (RULES.md 8)."""
+    set up: 1 to 4 players, each a seat name (:func:`check_seat_name`), the balanced bag
+    for 2 or 3 only (RULES.md 3.1), a game for achievements multiplayer without the
+    balanced bag (RULES.md 8)."""
     if not 1 <= len(names) <= MAX_PLAYERS:
         raise InvalidOptionError(f"a game has 1 to {MAX_PLAYERS} players, not {len(names)}")
+    for name in names:
+        check_seat_name(name)
     if options.balanced_bag and len(names) not in (2, 3):
         raise InvalidOptionError("the balanced bag is for 2 or 3 players only (RULES.md 3.1)")
     if options.achievement_mode is not None and (len(names) < 2 or options.balanced_bag):

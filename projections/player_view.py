@@ -90,12 +90,13 @@ def player_view(state: GameState, viewer: Viewer, *, scores: bool = True) -> dic
     with ``scores=False``, for a caller that does not show it and would rather not pay
     for scoring every board)."""
     hidden = set(hidden_species(state, viewer))
+    options = _options(state, hidden)
     ts = state.turn_state
     view: dict[str, Any] = {
         "viewer": viewer,
         "game_id": str(state.game_id),
         "rules_version": state.rules_version,
-        "options": _options(state, hidden),
+        "options": options,
         "cards": _masked(state.cards, hidden),
         "second_cards": _masked(state.second_cards, hidden) if state.second_cards else None,
         "secret_cards": [None if species in hidden else species for species in state.secret_cards],
@@ -132,7 +133,7 @@ def player_view(state: GameState, viewer: Viewer, *, scores: bool = True) -> dic
         ],
         "tiles": tile_counts(state),
         "wildlife": wildlife_counts(state),
-        "scores": _scores(state, hidden) if scores else None,
+        "scores": _scores(state, hidden, options) if scores else None,
     }
     if viewer is EVERYTHING:
         view["seed"] = state.seed
@@ -153,12 +154,14 @@ def _masked(cards: dict[str, str], hidden: set[str]) -> dict[str, str | None]:
     return {species: None if species in hidden else card for species, card in cards.items()}
 
 
-def _scores(state: GameState, hidden: set[str]) -> dict[str, Any]:
-    """The score sheet without what depends on a hidden card. Besides the sheet's own
-    data: ``final`` (the game is over), each player's ``name`` and ``leading`` (ranked 1
-    now), and ``winners`` only once the game is over (``None`` before)."""
+def _scores(state: GameState, hidden: set[str], options: dict[str, Any]) -> dict[str, Any]:
+    """The score sheet without what depends on a hidden card, its ``options`` the
+    viewer's (:func:`_options`). Besides the sheet's own data: ``final`` (the game is
+    over), each player's ``name`` and ``leading`` (ranked 1 now), and ``winners`` only
+    once the game is over (``None`` before)."""
     scored = score_state(state)
     sheet = scored.to_dict()
+    sheet["options"] = options
     sheet["final"] = scored.final
     if not scored.final:
         sheet["winners"] = None

@@ -19,7 +19,9 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
+from uuid import UUID
 
+from cascadia.domain.commands import Command
 from cascadia.domain.decisions import Lookahead, command_at
 from cascadia.domain.errors import CascadiaError
 from cascadia.domain.events import GameEvent
@@ -78,6 +80,14 @@ def start_game(header: LogHeader, file: str) -> Game:
     return game
 
 
+def derived_id(header: LogHeader, options: GameOptions | None = None) -> UUID:
+    """The id :func:`derive_game_id` gives the header's deal (seed, seat names, options,
+    rules version, bots): the same for every copy of a game, whatever id it is logged
+    under (``options``: the header's, parsed, if at hand)."""
+    parsed = GameOptions.from_dict(dict(header.options)) if options is None else options
+    return derive_game_id(header.seed, header.names, parsed, header.rules_version, header.bots)
+
+
 def game_id_problem(header: LogHeader, options: GameOptions) -> str | None:
     """What is wrong with the header's game id, or ``None`` (replays/FORMAT.md, "The game
     id"): a derived id (a UUID of version 5) must be :func:`derive_game_id` of the
@@ -85,7 +95,7 @@ def game_id_problem(header: LogHeader, options: GameOptions) -> str | None:
     hash chain; no other kind of id is accepted."""
     version = header.game_id.version
     if version == DERIVED_ID_VERSION:
-        derived = derive_game_id(header.seed, header.names, options, header.rules_version, header.bots)
+        derived = derived_id(header, options)
         if header.game_id != derived:
             return f"the id derived from the seed, seats, options and rules is {derived}"
         return None
@@ -162,8 +172,10 @@ class Audit:
                 self.file, "unexpected", record.seq, record.as_dict(), f"the game ended at event {self.count}"
             )
         game_id = self.header.game_id
+        consulted: list[int] = []
 
         def ahead(index: int) -> GameEvent | None:
+            consulted.append(index)
             following = records.peek(index)
             return following.to_event(game_id) if following is not None else None
 
@@ -179,10 +191,30 @@ class Audit:
         try:
             game.execute(command)
         except CascadiaError as error:
-            raise AuditDivergence(
-                self.file, "illegal", record.seq, record.as_dict(), f"illegal: {error}"
-            ) from None
+            raise self._refused(record, records, command, consulted, error) from None
         self._pending.extend(game.collect_events())
+
+    def _refused(
+        self,
+        record: LogRecord,
+        records: Lookahead[LogRecord],
+        command: Command,
+        consulted: list[int],
+        error: CascadiaError,
+    ) -> AuditDivergence:
+        """The divergence of a decision the rules refuse. When the seat may make a decision
+        of that kind but its parameters, read ahead (a wipe's slots, from the
+        ``WildlifeReplaced`` after its ``NatureTokenSpent``), make it illegal, the record
+        they were read from is blamed: that record was removed or forged, not this one."""
+        if not consulted or not any(type(legal) is type(command) for legal in self.game.legal_commands()):
+            return AuditDivergence(self.file, "illegal", record.seq, record.as_dict(), f"illegal: {error}")
+        index = consulted[-1]
+        source = records.peek(index)
+        reason = f"the record of the parameters of the decision of event {record.seq} (illegal: {error})"
+        if source is None:
+            seq = record.seq + index + 1
+            return AuditDivergence(self.file, "missing", seq, f"the log ends after event {seq - 1}", reason)
+        return AuditDivergence(self.file, "event", source.seq, source.as_dict(), reason)
 
     def _check_scores(self) -> None:
         trailer = self.reader.trailer

@@ -14,6 +14,7 @@ of their encoded keys, so the same content always gives the same bytes.
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import tempfile
@@ -475,15 +476,15 @@ def write_log(
 # -- reading -------------------------------------------------------------------------------
 
 
-def nesting_depth(value: Any) -> int:
+def nesting_depth(value: Any, limit: int = MAX_DEPTH) -> int:
     """How deeply arrays and maps nest in ``value`` (a scalar: 0), without recursion, and
-    stopping as soon as the depth exceeds :data:`MAX_DEPTH`."""
+    stopping as soon as the depth exceeds ``limit``."""
     deepest = 0
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
         if isinstance(item, list | tuple | dict):
-            if depth > MAX_DEPTH:
+            if depth > limit:
                 return depth
             deepest = max(deepest, depth)
             children = item.values() if isinstance(item, dict) else item
@@ -517,6 +518,24 @@ def decode_bounded(data: bytes) -> Any:
         raise ValueError(f"undecodable msgpack: {type(error).__name__}: {error}") from None
     if nesting_depth(value) > MAX_DEPTH:
         raise ValueError(f"values nest deeper than {MAX_DEPTH} levels")
+    return value
+
+
+def loads_bounded(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
+    """One JSON value from ``text`` (bytes: UTF-8) at most ``max_depth`` levels deep: the
+    JSON twin of :func:`decode_bounded`, for every nested JSON input (map files, analyses,
+    request bodies); ``ValueError`` saying what is wrong otherwise, never a
+    ``RecursionError`` here or in code that walks the value later."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"values nest deeper than {max_depth} levels") from None
+    except UnicodeDecodeError as error:
+        raise ValueError(f"not UTF-8: {error.reason} at byte {error.start}") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not JSON: {error}") from None
+    if nesting_depth(value, max_depth) > max_depth:
+        raise ValueError(f"values nest deeper than {max_depth} levels")
     return value
 
 
@@ -743,25 +762,46 @@ def _header_problem(value: dict[str, Any]) -> str | None:
 
 
 class NotARegularFileError(ReplayError):
-    """A path to read a log from that is not a regular file."""
+    """A path to read from that is not a regular file, or a file larger than its kind allows."""
 
 
-def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
-    """Open a regular file for reading; anything else (a FIFO, a device, a folder) is a
-    :class:`NotARegularFileError` at once, never a read that blocks."""
+MAX_LOG_BYTES = 64 << 20
+"""The largest log file a reader opens (a 4-player game's log is about 40 KiB)."""
+
+
+def open_regular(
+    path: str | os.PathLike[str], kind: str = "log file", max_bytes: int = MAX_LOG_BYTES
+) -> BinaryIO:
+    """Open a user-named file for reading: the one way every command opens one.
+
+    Only a regular file of at most ``max_bytes`` is opened; anything else (a FIFO, a
+    device, a folder, a larger file) is a :class:`NotARegularFileError` naming the path
+    and the ``kind`` of file expected, at once, never a read that blocks."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except IsADirectoryError:
-        raise NotARegularFileError(f"{path} is a folder, not a log file") from None
+        raise NotARegularFileError(f"{path} is a folder, not a {kind}") from None
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise NotARegularFileError(f"{path} is {file_kind(mode)}, not a log file")
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
+            raise NotARegularFileError(f"{path} is {file_kind(status.st_mode)}, not a {kind}")
+        if status.st_size > max_bytes:
+            raise NotARegularFileError(f"{path} has {status.st_size} bytes; a {kind} has at most {max_bytes}")
         os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)
         raise
+
+
+def read_regular(path: str | os.PathLike[str], kind: str, max_bytes: int) -> bytes:
+    """The bytes of a user-named file, opened by :func:`open_regular` (a file that grows
+    past ``max_bytes`` while it is read is refused the same way)."""
+    with open_regular(path, kind, max_bytes) as stream:
+        data = stream.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise NotARegularFileError(f"{path} grew past {max_bytes} bytes; a {kind} has at most that")
+    return data
 
 
 @contextmanager

@@ -41,13 +41,15 @@ from cascadia.domain.errors import CascadiaError
 from cascadia.projections.achievement_progress import game_facts
 from cascadia.replays.audit import verify
 from cascadia.replays.errors import ReplayError
-from cascadia.replays.format import atomic_output, canonical, open_log
+from cascadia.replays.format import atomic_output, canonical, loads_bounded, open_log, open_regular
 
 FORMAT_NAME = "cascadia-map"
 FORMAT_VERSION = 1
 EXTENSION = ".cascadia-map"
 MAX_LINE = 64 * 1024
 MAX_EVENTS = 10_000
+MAX_MAP_BYTES = 16 << 20
+"""The largest map file a reader opens (a campaign's map is a few KiB)."""
 _EVENT_TYPES = {cls.__name__: cls for cls in MAP_EVENTS}
 
 FactsSource = Callable[[str], GameFacts]
@@ -121,7 +123,7 @@ def read_map_file(path: str | os.PathLike[str]) -> list[MapEvent]:
     see :func:`audit_map`)."""
     name = str(path)
     events: list[MapEvent] = []
-    with open(path, "rb") as handle:
+    with open_regular(path, "map file", MAX_MAP_BYTES) as handle:
         header = _json_line(name, 1, handle.readline(MAX_LINE + 1))
         if header is None or not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
             raise MapFileError(name, 1, f"not a {FORMAT_NAME} file (no {FORMAT_NAME} header)")
@@ -150,9 +152,9 @@ def _json_line(name: str, number: int, raw: bytes) -> Any:
     if not raw.endswith(b"\n"):
         raise MapFileError(name, number, "the file ends inside a line (truncated)")
     try:
-        return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise MapFileError(name, number, f"not a JSON line ({type(error).__name__})") from None
+        return loads_bounded(raw)
+    except ValueError as error:
+        raise MapFileError(name, number, f"not a JSON line ({error})") from None
 
 
 def _uuid(name: str, number: int, value: Any) -> UUID:

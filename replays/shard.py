@@ -38,7 +38,7 @@ from cascadia.domain.commands import (
 )
 from cascadia.domain.errors import CommandFormatError
 from cascadia.replays.errors import LogFormatError, ReplayError
-from cascadia.replays.format import canonical, decode_bounded, open_regular
+from cascadia.replays.format import canonical, decode_bounded, open_regular, read_regular
 from cascadia.replays.schema import options_problem, type_problem
 
 SHARD_MAGIC = b"\x89CASCADIA-SHARD\r\n\x1a\n"
@@ -53,6 +53,8 @@ MAX_BODY = 256 << 20
 """The largest compressed body a reader accepts: 256 MiB."""
 MAX_GAME_BYTES = 64 << 10
 """What one game entry may take uncompressed, on average: 64 kiB (a game takes ~1.2 kiB)."""
+MAX_SHARD_BYTES = MAX_HEADER + MAX_BODY + 1024
+"""The largest shard file a reader opens: its header, its body and the framing."""
 GAME_SEPARATOR = "#"
 """Between a shard's path and a game id: ``shards/000003.cascadia-shard#3f2a9c1e``."""
 DIGEST_SIZE = 32
@@ -238,11 +240,7 @@ class ShardReader:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.name = str(path)
-        with open_regular(path) as stream:
-            data = stream.read(MAX_HEADER + MAX_BODY + 1024)
-            if stream.read(1):
-                self._fail("length", "the file is larger than a shard may be", MAX_HEADER + MAX_BODY)
-        self._data = data
+        self._data = read_regular(path, "shard", MAX_SHARD_BYTES)
         self.header = self._read_header()
 
     def _fail(self, kind: str, reason: str, offset: int | None, game: int | None = None) -> None:
@@ -388,7 +386,7 @@ def _header_problem(value: dict[str, Any]) -> str | None:
 def is_shard(path: str | os.PathLike[str]) -> bool:
     """Whether the regular file at ``path`` starts like a shard (no error if it does not)."""
     try:
-        with open_regular(path) as stream:
+        with open_regular(path, "shard", MAX_SHARD_BYTES) as stream:
             return stream.read(len(SHARD_MAGIC)) == SHARD_MAGIC
     except (OSError, ReplayError):
         return False

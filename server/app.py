@@ -24,15 +24,18 @@ from cascadia.domain.components import TILES
 from cascadia.domain.game import MAX_PLAYERS
 from cascadia.domain.options import RESTRICTIONS, GameOptions
 from cascadia.server import problems
+from cascadia.server.bodies import BoundedJSONRoute
 from cascadia.server.games import GameService, SeatSpec, not_found
 from cascadia.server.hub import FALLBACK_SECONDS, Hub, wait_for
 from cascadia.server.maps import MapService, parse_map_id
+from cascadia.server.numbers import MAX_NUMBER, client_number, parse_id, parse_number
 from cascadia.server.problems import Problem
 from cascadia.server.store import ServerStore
 from cascadia.server.tokens import TICKET_SECONDS, new_ticket, seat_of_ticket, seat_of_token
-from fastapi import BackgroundTasks, FastAPI, Header, Query
+from fastapi import BackgroundTasks, FastAPI, Header, Query, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from starlette.concurrency import run_in_threadpool
@@ -40,11 +43,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY = 64 * 1024
+ANY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 KEEP_ALIVE_SECONDS = 15.0
 STATIC_DIR = Path(__file__).parent / "static"
 access_log = logging.getLogger("cascadia.server.access")
 Authorization = Annotated[str | None, Header()]
 """The ``Authorization`` header (a seat's ``Bearer`` token), if sent."""
+NumberQuery = Annotated[str | None, Query(max_length=40)]
+"""A query parameter holding a number: taken as text, parsed by :func:`client_number`."""
 
 
 @dataclass
@@ -94,14 +100,14 @@ class CreateMapIn(BaseModel):
 class MarkIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     achievement: StrictStr = Field(min_length=1, max_length=40)
-    seat: StrictInt | None = Field(None, ge=0)
-    expected_version: StrictInt | None = Field(None, ge=0)
+    seat: StrictInt | None = Field(None, ge=0, le=MAX_NUMBER)
+    expected_version: StrictInt | None = Field(None, ge=0, le=MAX_NUMBER)
 
 
 class CommandIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     command: dict[str, Any]
-    expected_version: StrictInt = Field(ge=0)
+    expected_version: StrictInt = Field(ge=0, le=MAX_NUMBER)
 
 
 # -- middleware -------------------------------------------------------------------------
@@ -119,7 +125,7 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+        if declared is not None and parse_number(declared.decode("latin-1"), high=self.limit) is None:
             await self._refuse(send)
             return
         received = 0
@@ -182,10 +188,11 @@ def answer(data: Any, status: int = 200) -> JSONResponse:
 
 
 def parse_game_id(text: str) -> UUID:
-    try:
-        return UUID(text)
-    except ValueError:
-        raise not_found(text) from None
+    """A game id in canonical form (:func:`~cascadia.server.numbers.parse_id`); 404 otherwise."""
+    game_id = parse_id(text)
+    if game_id is None:
+        raise not_found(text)
+    return game_id
 
 
 def bearer_token(authorization: str | None) -> str | None:
@@ -228,6 +235,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         description="Play Cascadia over HTTP: see server/API.md.",
         lifespan=lifespan,
     )
+    app.router.route_class = BoundedJSONRoute
     app.state.service = service
     app.state.maps = maps
     app.state.hub = hub
@@ -284,6 +292,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     def create_game(body: CreateGameIn, background: BackgroundTasks) -> JSONResponse:
         options = body.options.model_dump()
         map_id = None if body.map_id is None else parse_map_id(body.map_id)
+        if map_id is None and options["achievement_mode"] is not None:
+            raise Problem(
+                422,
+                "invalid-options",
+                "Invalid game",
+                "a game is played for achievements on a map: give map_id",
+            )
         if map_id is not None and options["achievement_mode"] is None:
             options["achievement_mode"] = STANDARD_MODE
         check = None if map_id is None else lambda names, opts: maps.check_game(map_id, names, opts)
@@ -317,8 +332,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         )
 
     @app.get("/api/games")
-    def list_games(limit: Annotated[int, Query(ge=1, le=200)] = 50) -> JSONResponse:
-        return answer({"games": service.games(limit)})
+    def list_games(limit: NumberQuery = None) -> JSONResponse:
+        count = 50 if limit is None else client_number(limit, "limit", 1, 200)
+        return answer({"games": service.games(count)})
 
     @app.get("/api/games/{game_id}")
     def read_game(
@@ -331,9 +347,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return answer(view)
 
     @app.get("/api/games/{game_id}/seats/{seat}")
-    def read_seat(game_id: str, seat: int, authorization: Authorization = None) -> JSONResponse:
+    def read_seat(game_id: str, seat: str, authorization: Authorization = None) -> JSONResponse:
         gid = parse_game_id(game_id)
-        return answer(service.view(gid, required_seat(gid, authorization, seat)))
+        asked = client_number(seat, "seat")
+        return answer(service.view(gid, required_seat(gid, authorization, asked)))
 
     @app.post("/api/games/{game_id}/commands")
     def post_command(
@@ -348,10 +365,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/events")
     def read_events(
-        game_id: str, after: Annotated[int, Query(ge=0)] = 0, authorization: Authorization = None
+        game_id: str, after: NumberQuery = None, authorization: Authorization = None
     ) -> JSONResponse:
         gid = parse_game_id(game_id)
-        version, events, _ = service.events(gid, seat_of(gid, authorization), after)
+        start = _resume_at(after, None)
+        version, events, _ = service.events(gid, seat_of(gid, authorization), start)
         return answer({"version": version, "events": events})
 
     @app.post("/api/games/{game_id}/stream-tickets")
@@ -365,7 +383,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/games/{game_id}/stream")
     async def stream(
         game_id: str,
-        after: Annotated[int | None, Query(ge=0)] = None,
+        after: NumberQuery = None,
         ticket: Annotated[str | None, Query(max_length=200)] = None,
         authorization: Authorization = None,
         last_event_id: Annotated[str | None, Header()] = None,
@@ -426,7 +444,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/maps/{map_id}/stream")
     async def map_stream(
         map_id: str,
-        after: Annotated[int | None, Query(ge=0)] = None,
+        after: NumberQuery = None,
         last_event_id: Annotated[str | None, Header()] = None,
     ) -> StreamingResponse:
         mid = parse_map_id(map_id)
@@ -434,17 +452,19 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return _sse_response(_map_stream(maps, hub, mid, _resume_at(after, last_event_id)))
 
     @app.get("/api/maps/{map_id}/svg")
-    def map_picture(map_id: str, columns: Annotated[int, Query(ge=1, le=2)] = 2) -> Response:
+    def map_picture(map_id: str, columns: NumberQuery = None) -> Response:
+        count = 2 if columns is None else client_number(columns, "columns", 1, 2)
         return Response(
-            maps.svg(parse_map_id(map_id), columns),
+            maps.svg(parse_map_id(map_id), count),
             media_type="image/svg+xml",
             headers={"Cache-Control": "no-store"},
         )
 
     @app.get("/api/games/{game_id}/seats/{seat}/markable")
-    def markable(game_id: str, seat: int, authorization: Authorization = None) -> JSONResponse:
+    def markable(game_id: str, seat: str, authorization: Authorization = None) -> JSONResponse:
         gid = parse_game_id(game_id)
-        return answer(maps.markable(gid, required_seat(gid, authorization, seat)))
+        asked = client_number(seat, "seat")
+        return answer(maps.markable(gid, required_seat(gid, authorization, asked)))
 
     @app.post("/api/games/{game_id}/marks")
     def mark(game_id: str, body: MarkIn, authorization: Authorization = None) -> JSONResponse:
@@ -452,10 +472,26 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         mine = required_seat(gid, authorization, body.seat)
         return answer(maps.mark(gid, mine, body.achievement, body.expected_version))
 
-    @app.api_route(
-        "/api/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"], include_in_schema=False
-    )
-    def unknown_api(rest: str) -> None:
+    @app.api_route("/api/{rest:path}", methods=ANY_METHOD, include_in_schema=False)
+    def unknown_api(request: Request) -> None:
+        """Whatever no route answers: 405 on a path of the API with the methods it allows
+        (``Allow``), else 404."""
+        path = request.url.path
+        allowed = sorted(
+            {
+                method
+                for route in app.routes
+                if isinstance(route, APIRoute)
+                and route.path != "/api/{rest:path}"
+                and route.path_regex.match(path)
+                for method in route.methods
+            }
+        )
+        if allowed:
+            detail = f"{path} answers {', '.join(allowed)} only"
+            raise Problem(
+                405, "method-not-allowed", "Method not allowed", detail, headers={"Allow": ", ".join(allowed)}
+            )
         raise Problem(404, "not-found", "Not found", "no such API path")
 
     if config.static_dir.is_dir():
@@ -472,14 +508,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     return app
 
 
-def _resume_at(after: int | None, last_event_id: str | None) -> int:
-    """The version a stream starts after: ``Last-Event-ID`` (as a reconnecting browser
-    sends it), else ``?after=N``, else 0 (from the start)."""
-    if last_event_id is None:
-        return after or 0
-    if not last_event_id.strip().isdigit():
-        raise Problem(400, "bad-request", "Bad request", "Last-Event-ID is a version")
-    return int(last_event_id)
+def _resume_at(after: str | None, last_event_id: str | None) -> int:
+    """The version a stream (or ``/events``) starts after: ``Last-Event-ID`` (as a
+    reconnecting browser sends it), else ``?after=N``, else 0 (from the start); each a
+    strict number (:func:`~cascadia.server.numbers.client_number`)."""
+    if last_event_id is not None:
+        return client_number(last_event_id, "Last-Event-ID")
+    return 0 if after is None else client_number(after, "after")
 
 
 SSE_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}

@@ -35,6 +35,7 @@ from cascadia.domain.state import GameState
 from cascadia.projections.achievement_progress import achievement_label, game_facts, map_progress
 from cascadia.projections.map_svg import map_svg
 from cascadia.server.games import HUMAN, GameService
+from cascadia.server.numbers import parse_id
 from cascadia.server.problems import Problem
 from cascadia.server.store import GameConflictError
 
@@ -47,10 +48,11 @@ def map_not_found(map_id: object) -> Problem:
 
 
 def parse_map_id(text: str) -> UUID:
-    try:
-        return UUID(text)
-    except ValueError:
-        raise map_not_found(text) from None
+    """A map id in canonical form (:func:`~cascadia.server.numbers.parse_id`); 404 otherwise."""
+    map_id = parse_id(text)
+    if map_id is None:
+        raise map_not_found(text)
+    return map_id
 
 
 def refused(error: AchievementMapError) -> Problem:

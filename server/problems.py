@@ -17,10 +17,19 @@ MEDIA_TYPE = "application/problem+json"
 
 class Problem(Exception):
     """An error answer: its HTTP status, its type name (the last part of its ``type`` URI),
-    a title, a detail and any extra members."""
+    a title, a detail, any response headers (``Allow`` of a 405) and any extra members."""
 
-    def __init__(self, status: int, name: str, title: str, detail: str, **extra: Any) -> None:
+    def __init__(
+        self,
+        status: int,
+        name: str,
+        title: str,
+        detail: str,
+        headers: dict[str, str] | None = None,
+        **extra: Any,
+    ) -> None:
         super().__init__(detail)
+        self.headers = headers or {}
         self.status = status
         self.name = name
         self.title = title
@@ -38,11 +47,13 @@ class Problem(Exception):
 
 
 def problem_response(problem: Problem) -> JSONResponse:
-    headers = {"WWW-Authenticate": "Bearer"} if problem.status == 401 else None
+    headers = {"WWW-Authenticate": "Bearer"} if problem.status == 401 else {}
+    headers.update(problem.headers)
     return JSONResponse(problem.body(), status_code=problem.status, media_type=MEDIA_TYPE, headers=headers)
 
 
 _HTTP_NAMES = {
+    400: ("bad-request", "Bad request"),
     404: ("not-found", "Not found"),
     405: ("method-not-allowed", "Method not allowed"),
     413: ("body-too-large", "Request body too large"),

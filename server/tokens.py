@@ -18,6 +18,8 @@ import secrets
 import time
 from uuid import UUID
 
+from cascadia.server.numbers import parse_number
+
 TOKEN_BYTES = 32
 TICKET_SECONDS = 60
 NONCE_BYTES = 12
@@ -56,12 +58,18 @@ def new_ticket(game_id: UUID, seat: int, digest: str, now: float | None = None) 
 def seat_of_ticket(
     ticket: str, game_id: UUID, digests: list[str | None], now: float | None = None
 ) -> int | None:
-    """The seat a valid, unexpired ticket of this game stands for (``None`` otherwise)."""
+    """The seat a valid, unexpired ticket of this game stands for (``None`` otherwise).
+
+    Its numbers are parsed strictly (:func:`~cascadia.server.numbers.parse_number`) and
+    its MAC is lower-case hex compared exactly, so a valid ticket has one spelling only:
+    the text the server keys "used once" on."""
     parts = ticket.split(".")
-    if len(parts) != 4 or not parts[0].isdigit() or not parts[1].isdigit():
+    if len(parts) != 4:
         return None
-    seat, expiry, nonce, mac = int(parts[0]), int(parts[1]), parts[2], parts[3]
-    if seat >= len(digests) or digests[seat] is None or expiry < (time.time() if now is None else now):
+    seat, expiry, nonce, mac = parse_number(parts[0]), parse_number(parts[1]), parts[2], parts[3]
+    if seat is None or expiry is None or seat >= len(digests) or digests[seat] is None:
+        return None
+    if expiry < (time.time() if now is None else now):
         return None
     expected = _ticket_mac(game_id, seat, expiry, nonce, digests[seat])  # type: ignore[arg-type]
     return seat if hmac.compare_digest(expected, mac) else None

@@ -23,6 +23,7 @@ from cascadia.domain.events import GameStarted, SecretCardsDealt
 from fastapi.testclient import TestClient
 
 SEAT_NAMES = ("ann", "bob")
+CARD_LETTERS = ("A", "B", "C", "D")
 
 
 def bearer(token: str | None) -> dict[str, str]:
@@ -30,9 +31,12 @@ def bearer(token: str | None) -> dict[str, str]:
 
 
 def create_game(
-    client: Any, seats: list[dict[str, str]] | None = None, rules: list[str] | None = None
+    client: Any,
+    seats: list[dict[str, str]] | None = None,
+    rules: list[str] | None = None,
+    **options: Any,
 ) -> dict[str, Any]:
-    body = {"seats": seats or [{"name": n} for n in SEAT_NAMES], "options": {"rules": rules or []}}
+    body = {"seats": seats or [{"name": n} for n in SEAT_NAMES], "options": {"rules": rules or [], **options}}
     answer = client.post("/api/games", json=body)
     assert answer.status_code == 201, answer.text
     return answer.json()
@@ -73,12 +77,38 @@ def assert_hides(text: str, hidden: dict[str, Any], viewer: int | None) -> None:
     cards = hidden["secret_cards"]
     if cards is None:
         return
+    secret = {species for seat, species in enumerate(cards) if seat != viewer}
     for document in _json_documents(text):
+        _assert_no_card_of(document, secret)
         for value in _lists(document):
             if len(value) != len(cards) or not all(v is None or v in WILDLIFE for v in value):
                 continue
             for seat, card in enumerate(cards):
                 assert seat == viewer or value[seat] != card, f"seat {seat}'s secret card leaks: {value}"
+
+
+def _assert_no_card_of(document: Any, secret: set[str]) -> None:
+    """By value, in every field: no map from species to card letter gives the letter of a
+    ``secret`` species, and no card choice (``A,B,C,D,A``: bear, elk, salmon, hawk, fox)
+    shows it."""
+    for value in _values(document):
+        if isinstance(value, dict):
+            for species in secret & set(value):
+                letter = value[species]
+                assert not (isinstance(letter, str) and letter in CARD_LETTERS), (
+                    f"{species}'s card leaks: {value}"
+                )
+        elif isinstance(value, str) and value.count(",") == len(WILDLIFE) - 1:
+            for species, letter in zip(WILDLIFE, value.split(","), strict=True):
+                assert species not in secret or letter == "?", f"{species}'s card leaks in {value!r}"
+
+
+def _values(value: Any) -> Iterator[Any]:
+    """``value`` and every value nested in it."""
+    yield value
+    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    for child in children:
+        yield from _values(child)
 
 
 def _json_documents(text: str) -> Iterator[Any]:

@@ -179,3 +179,20 @@ def test_the_json_of_games_matches_the_stored_game(cli, tmp_path):
     state = Game.replay(GameStore(tmp_path).game_events(UUID(game_id))).state
     assert row["options"] == {"cards": "all-a"} and row["cards"] == state.cards
     assert row["finished"] and row["turns"] == 40 and len(row["scores"]) == 2 and row["winners"]
+
+
+def test_reading_commands_leave_the_data_folder_as_they_found_it(cli, tmp_path, stored):
+    """games, show, export (its output aside) and score open the store read-only and
+    create nothing next to it: no -wal or -shm file."""
+    ids, _ = stored
+    before = sorted(p.name for p in tmp_path.glob("events.sqlite*"))
+    assert before == ["events.sqlite"]
+    for args in (
+        ["games"],
+        ["show", ids[0][:8]],
+        ["export", ids[0][:8], "-o", str(tmp_path / "one.cascadia")],
+        ["score", ids[0][:8]],
+    ):
+        code, _, err = cli(*args)
+        assert code == 0, err
+        assert sorted(p.name for p in tmp_path.glob("events.sqlite*")) == before, args

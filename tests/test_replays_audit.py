@@ -372,3 +372,43 @@ def test_score_sheet_is_deterministic():
     state = Game.replay(events).state
     assert score_sheet(state) == score_sheet(state.copy())
     assert GameOptions.from_dict(events[0].options) == state.options
+
+
+# -- a wipe's slots are read from the record after it: that record is blamed --------------
+
+
+def _wipe_log() -> tuple[bytes, int]:
+    """A solo log with a nature-token wipe, and the sequence number of its NatureTokenSpent."""
+    data = game_log(1, seed=1)
+    spent = next(
+        r.seq for r in read(data)[1] if r.type == "NatureTokenSpent" and r.payload["action"] == "wipe"
+    )
+    return data, spent
+
+
+def _replace_at(seq: int, record: list | None):
+    def edit(records: list) -> list:
+        index = next(i for i, r in enumerate(records) if r[0] == seq)
+        return records[:index] + ([] if record is None else [record]) + records[index + 1 :]
+
+    return edit
+
+
+@pytest.mark.parametrize("forgery", ["removed", "no slots", "slot 9", "slots twice"])
+def test_a_removed_or_forged_wipe_record_is_blamed_not_the_spend(forgery):
+    data, spent = _wipe_log()
+    replaced = next(r for r in read(data)[1] if r.seq == spent + 1)
+    assert replaced.type == "WildlifeReplaced"
+    payload = dict(replaced.payload)
+    forged = {
+        "removed": None,
+        "no slots": [spent + 1, "WildlifeReplaced", {**payload, "slots": []}],
+        "slot 9": [spent + 1, "WildlifeReplaced", {**payload, "slots": [9]}],
+        "slots twice": [spent + 1, "WildlifeReplaced", {**payload, "slots": [0, 0]}],
+    }[forgery]
+    tampered = rechain(data, _replace_at(spent + 1, forged), renumber=forgery == "removed")
+    with pytest.raises(AuditDivergence) as raised:
+        audit_bytes(tampered)
+    error = raised.value
+    assert error.seq == spent + 1 and error.kind == "event", str(error)
+    assert f"decision of event {spent}" in str(error)

@@ -10,6 +10,7 @@ the exact divergence of each rule; this one checks that every tool gives up clea
 from __future__ import annotations
 
 import errno
+import json
 import os
 import shutil
 import subprocess
@@ -154,14 +155,43 @@ def test_a_fifo_is_never_opened_for_reading(tmp_path, monkeypatch, capsys):
         code, _, err = cli(monkeypatch, capsys, *command, fifo)
         assert code == 1 and "pipe.cascadia is a FIFO, not a log file" in one_line_error(err)
         code, out, err = cli(monkeypatch, capsys, *command, folder)
-        assert code == 0 and "good.cascadia" in out
-        # a folder named like a log is searched like any folder; the FIFO is not opened
+        # a folder named like a log is searched like any folder; the FIFO is not opened,
+        # and an entry not read is a failure of the command
+        assert code == 1 and "good.cascadia" in out
         assert err.splitlines() == [f"skipped {fifo}: a FIFO, not a log file"]
     report = ingest_logs(tmp_path / "home", [folder])
     assert report.already == 0 and report.ingested == 1 and not report.problems
     for command in ("replay", "audit"):
         code, _, err = cli(monkeypatch, capsys, command, folder / "dir.cascadia")
         assert code == 1 and one_line_error(err)
+
+
+def test_a_skipped_entry_fails_audit_import_and_ingest_with_a_json_record(tmp_path, monkeypatch, capsys):
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    write(folder / "good.cascadia", GOOD)
+    fifo = folder / "pipe.cascadia"
+    os.mkfifo(fifo)
+    record = {"file": str(fifo), "skipped": True, "error": "a FIFO, not a log file"}
+    for command in (["audit"], ["import", "--home", tmp_path / "home"]):
+        code, out, _ = cli(monkeypatch, capsys, *command, "--json", folder)
+        lines = [json.loads(line) for line in out.splitlines()]
+        assert (
+            code == 1
+            and record in lines
+            and any(line.get("file", "").endswith("good.cascadia") for line in lines)
+        )
+    code, out, _ = cli(monkeypatch, capsys, "ingest", "--home", tmp_path / "home", "--json", folder)
+    assert code == 1 and json.loads(out)["skipped"] == [record]
+
+
+def test_an_empty_folder_fails_audit_import_and_ingest(tmp_path, monkeypatch, capsys):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    home = ["--home", tmp_path / "home"]
+    for verb, options in (("audit", []), ("import", home), ("ingest", home)):
+        code, _, err = cli(monkeypatch, capsys, verb, *options, empty)
+        assert code == 1 and f"no log files to {verb}" in one_line_error(err)
 
 
 def test_an_unreadable_log_is_one_line(tmp_path, monkeypatch, capsys):
@@ -383,3 +413,18 @@ def test_simulate_ingest_completes_the_analytics_of_an_interrupted_run(tmp_path,
     code, out, _ = cli(monkeypatch, capsys, "simulate", "-n", "3", "-p", "1", "--ingest", "--home", home)
     assert code == 0 and "analytics: 0 game(s) ingested" in out
     assert len(AnalyticsStore(home).ingested_game_ids()) == 3
+
+
+# -- a copy re-chained under a random id is not a second game ----------------------------
+
+
+def test_a_log_rechained_under_a_random_id_is_the_same_game(tmp_path):
+    original = write(tmp_path / "original.cascadia", SMALL)
+    copy = write(tmp_path / "copy.cascadia", rechain(SMALL, header=lambda h: replace(h, game_id=uuid4())))
+    assert audit_file(copy).valid  # a random id is bound only by the chain
+    store = GameStore(tmp_path / "home")
+    first, second = import_log(store, original), import_log(store, copy)
+    assert first.imported and not second.imported and second.game_id == first.game_id
+    assert [gid for gid, _ in store.started_games()] == [first.game_id]
+    report = ingest_logs(tmp_path / "home", [original, copy])
+    assert (report.ingested, report.already) == (1, 1)

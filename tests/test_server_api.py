@@ -145,6 +145,44 @@ def test_views_hide_and_show(api: TestClient) -> None:
     assert spectator["state"]["secret_cards"] == [None, None]
 
 
+CARD_CHOICES = [
+    ("random", []),
+    ("A,B,C,D,A", []),
+    ("D,C,B,A,D", ["two_card_sets"]),
+    ("random", ["two_card_sets"]),
+    ("family", []),
+    ("intermediate", []),
+]
+
+
+@pytest.mark.parametrize(("cards", "rules"), CARD_CHOICES)
+def test_every_view_hides_the_other_seats_cards_by_value(
+    api: TestClient, cards: str, rules: list[str]
+) -> None:
+    """With secret cards, every field of every answer a seat or a spectator gets (game,
+    seat view, events, list, command answers), by value: no letter of another seat's
+    secret card, whether the cards are drawn or chosen (``A,B,C,D,A``), one set or two,
+    lettered or variant cards."""
+    game = create_game(api, rules=["secret_cards", *rules], cards=cards)
+    gid, hidden = game["game_id"], hidden_values(api, game["game_id"])
+    viewers: list[tuple[int | None, dict[str, str]]] = [(None, {})]
+    viewers += [(seat, bearer(token)) for seat, token in enumerate(tokens(game))]
+
+    def every_view() -> None:
+        for seat, headers in viewers:
+            urls = [f"/api/games/{gid}", f"/api/games/{gid}/events", "/api/games"]
+            urls += [] if seat is None else [f"/api/games/{gid}/seats/{seat}"]
+            for url in urls:
+                answer = api.get(url, headers=headers)
+                assert answer.status_code == 200, answer.text
+                assert_hides(answer.text, hidden, seat)
+
+    every_view()
+    for text in play_turns(api, gid, tokens(game), 6):
+        assert_hides(text, hidden, None)
+    every_view()
+
+
 def test_command_answers_and_refusals(api: TestClient) -> None:
     game = create_game(api)
     gid, (ann, bob) = game["game_id"], tokens(game)
@@ -202,6 +240,26 @@ BAD_BODIES: list[tuple[str, bytes, int, str]] = [
     ("/api/games", b'{"seats": [{"name": "a"}], "options": {"rules": ["flying"]}}', 422, "invalid-options"),
     ("/api/games", b'{"seats": [{"name": "a"}], "options": {"balanced_bag": true}}', 422, "invalid-options"),
     ("/api/games", b"[" * 70_000, 413, "body-too-large"),
+    *(
+        ("/api/games", b'{"seats": [{"name": "a%sb"}]}' % bad, 422, "invalid-options")
+        for bad in (b"\\u0000", b"\\n", b"\\r", b"\\t", b"\\u2028", b"\\u202e", b"\\u2066", b"\\u200f")
+    ),
+    (
+        "/api/games",
+        b'{"seats": [{"name": "a"}, {"name": "b"}], "options": {"achievement_mode": "standard"}}',
+        422,
+        "invalid-options",
+    ),
+    (
+        "/api/games",
+        b'{"seats": [{"name": "a"}], "options": {"cards": "A,B,C,D,A"}, "x": '
+        + b"[" * 5000
+        + b"]" * 5000
+        + b"}",
+        400,
+        "bad-request",
+    ),
+    ("/api/games", b'{"seats": [{"name": "\xff"}]}', 400, "bad-request"),
     ("commands", b"{oops", 400, "bad-request"),
     ("commands", b'{"command": {"type": "take"}, "expected_version": "7"}', 400, "bad-request"),
     ("commands", b'{"command": {"type": "fly"}, "expected_version": 1}', 422, "invalid-command"),
@@ -224,6 +282,12 @@ BAD_BODIES: list[tuple[str, bytes, int, str]] = [
         "invalid-command",
     ),
     ("commands", b'{"command": [], "expected_version": 1}', 400, "bad-request"),
+    (  # 17 levels: within the JSON library's limits, past the server's one bound (MAX_DEPTH)
+        "commands",
+        b'{"command": {"type": "take", "x": ' + b"[" * 15 + b"]" * 15 + b'}, "expected_version": 1}',
+        400,
+        "bad-request",
+    ),
     ("commands", b" " * 70_000, 413, "body-too-large"),
 ]
 
@@ -260,6 +324,14 @@ def test_unknown_game_and_paths(api: TestClient) -> None:
     for url in ("/api/games/not-a-uuid", "/api/games/00000000-0000-4000-8000-000000000000/events"):
         answer = api.get(url)
         assert answer.status_code == 404 and answer.json()["type"].endswith("/game-not-found")
+    gid = create_game(api)["game_id"]
+    hexes = gid.replace("-", "")
+    for spelling in (gid.upper(), f"urn:uuid:{gid}", f"{{{gid}}}", hexes):  # one URL per game
+        answer = api.get(f"/api/games/{spelling}")
+        assert answer.status_code == 404 and answer.json()["type"].endswith("/game-not-found"), spelling
+    mid = api.post("/api/maps", json={"name": "m"}).json()["map_id"]
+    answer = api.get(f"/api/maps/{mid.upper()}")
+    assert answer.status_code == 404 and answer.json()["type"].endswith("/map-not-found")
     assert api.get("/api/nothing").status_code == 404
     assert (
         api.post(

@@ -286,3 +286,10 @@ def test_same_seed_same_setup():
     assert first == second
     _, other = setup_events(32, 3)
     assert [e.payload() for e in other] != [e.payload() for e in first]
+
+
+@pytest.mark.parametrize("bad", ["\x00", "\n", "\r", "\t", "\u2028", "\u2029", "\u202e", "\u2066", "\u200f"])
+def test_a_seat_name_holds_no_control_line_break_or_bidi_character(bad):
+    with pytest.raises(InvalidOptionError, match="seat name"):
+        Game.start(1, ["ann", f"b{bad}b"], GameOptions())
+    Game.start(1, ["ann", "Zoë 🦊"], GameOptions())  # any other text is a name
