@@ -39,7 +39,7 @@ from cascadia.domain.options import RULES_VERSION, GameOptions
 from cascadia.domain.rng import check_seed
 from cascadia.projections.game_scores import score_state
 from cascadia.replays.errors import ReplayError
-from cascadia.replays.format import atomic_output, canonical, loads_bounded
+from cascadia.replays.format import atomic_output, canonical, loads_bounded, read_regular
 from cascadia.replays.shard import SHARD_EXTENSION, ShardReader, ShardSetup, encode_shard
 from cascadia.replays.shard_games import record_game
 
@@ -49,6 +49,7 @@ STUDIES_DIR = "studies"
 SHARDS_DIR = "shards"
 DEFAULT_SHARD_SIZE = 1000
 MAX_SHARD_SIZE = 100_000
+MAX_SPEC_BYTES = 1 << 20
 ROWS_CHUNK = 250
 """Games whose analytics rows a worker keeps as Python lists before turning them into
 Arrow columns, which bounds a worker's memory whatever the shard size."""
@@ -216,8 +217,10 @@ class StudyFolder:
         specs = []
         for path in sorted(folder.glob("*.json")):
             try:
-                specs.append(StudySpec.from_dict(loads_bounded(path.read_bytes())))
-            except (OSError, ValueError) as error:
+                specs.append(
+                    StudySpec.from_dict(loads_bounded(read_regular(path, "study spec", MAX_SPEC_BYTES)))
+                )
+            except (OSError, ValueError, ReplayError) as error:
                 raise StudySpecError(f"{path}: {error}") from None
         return specs
 
