@@ -1,9 +1,9 @@
 """The event store: an ``eventsourcing`` application that saves and loads games.
 
 By default it uses the library's SQLite persistence module with one database file,
-``events.sqlite``, in the data directory (``--home``, else ``$CASCADIA_HOME``, else
-``./.cascadia``). Any other persistence module is chosen by environment variables
-alone, in this order (later wins):
+``events.sqlite``, in the data directory (:func:`data_home`: ``--home``, else
+``$CASCADIA_HOME``, else the platform's user data folder). Any other persistence module
+is chosen by environment variables alone, in this order (later wins):
 
 1. the defaults of :func:`store_settings`;
 2. the library's own variables in ``os.environ``: ``PERSISTENCE_MODULE`` and its settings
@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+import platformdirs
 from cascadia.application import compact_sqlite
 from cascadia.application.database import (
     DATABASE_URL_VAR,
@@ -50,7 +51,11 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import ApplicationRecorder, IntegrityError, Notification, StoredEvent
 from eventsourcing.utils import Environment, EnvType, get_topic
 
-DEFAULT_HOME = ".cascadia"
+HOME_VAR = "CASCADIA_HOME"
+"""The environment variable naming the data directory (``--home`` wins over it)."""
+LEGACY_HOME = ".cascadia"
+"""The default data directory of earlier versions, relative to the current directory:
+the command line still reads one it finds there (:mod:`cascadia.cli.data_home`)."""
 NOTIFICATION_PAGE = 1000
 """Notifications read from the log in one query."""
 RECORDER_TOPIC = "APPLICATION_RECORDER_TOPIC"
@@ -73,9 +78,16 @@ class GameConflictError(CascadiaError):
     """Another writer appended to the game first: reload it and try again."""
 
 
+def default_home() -> Path:
+    """The data directory when neither ``--home`` nor ``$CASCADIA_HOME`` names one: the
+    platform's user data folder for cascadia (``platformdirs.user_data_dir``), e.g.
+    ``~/.local/share/cascadia`` on Linux (``$XDG_DATA_HOME/cascadia`` when that is set)."""
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
 def data_home(home: str | os.PathLike[str] | None = None) -> Path:
-    """The data directory: ``home`` if given, else ``$CASCADIA_HOME``, else ``./.cascadia``."""
-    return Path(home or os.environ.get("CASCADIA_HOME") or DEFAULT_HOME)
+    """The data directory: ``home`` if given, else ``$CASCADIA_HOME``, else :func:`default_home`."""
+    return Path(home or os.environ.get(HOME_VAR) or default_home())
 
 
 def store_settings(home: str | os.PathLike[str] | None = None) -> dict[str, str]:

@@ -16,7 +16,7 @@ import typer
 from cascadia.application.database import describe
 from cascadia.application.store import GameStore, resolve_settings
 from cascadia.cli import usage
-from cascadia.cli.data_home import read_only_env, require_writable_store
+from cascadia.cli.data_home import chosen_home, read_only_env, require_writable_store
 from cascadia.domain.errors import CascadiaError
 from cascadia.domain.events import GameEvent
 from cascadia.domain.game import Game
@@ -28,13 +28,22 @@ from rich.console import Console
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
+HOME_HELP = (
+    "Data directory (default: $CASCADIA_HOME, else the platform's user data folder, "
+    "e.g. ~/.local/share/cascadia; an existing ./.cascadia is still used, with a note). "
+    "Also accepted before the command; given in both places, the one after the command wins."
+)
+
+
+def _home_option(ctx: typer.Context, home: str | None) -> str | None:
+    """A command's ``--home``, else the one given before the command (``cascadia --home
+    DIR games``, kept by the application's callback), resolved by :func:`chosen_home`."""
+    return chosen_home(home if home is not None else ctx.find_root().params.get("home"))
+
+
 HomeOption = Annotated[
     str | None,
-    typer.Option(
-        "--home",
-        help="Data directory (default: $CASCADIA_HOME, else ./.cascadia).",
-        show_default=False,
-    ),
+    typer.Option("--home", help=HOME_HELP, callback=_home_option, show_default=False),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 

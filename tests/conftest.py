@@ -14,7 +14,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 from uuid import UUID
 
+import platformdirs
 import pytest
+from cascadia.application.store import default_home
 from cascadia.cli.app import main
 from cascadia.domain import events as ev
 from cascadia.domain.components import WILDLIFE
@@ -117,6 +119,18 @@ def play_simple_turn(game: Game, slot: int = 0) -> list[ev.GameEvent]:
     else:
         game.return_wildlife()
     return game.collect_events()
+
+
+@pytest.fixture(autouse=True)
+def private_default_home(tmp_path_factory, monkeypatch):
+    """No test touches the real user data folder: the default data directory
+    (``default_home``) lies in a fresh temporary folder, through ``XDG_DATA_HOME`` (which
+    ``platformdirs`` reads on Linux), or where ``platformdirs`` ignores it, by replacing
+    its answer. ``clean_env`` leaves this in place."""
+    folder = tmp_path_factory.mktemp("xdg-data")
+    monkeypatch.setenv("XDG_DATA_HOME", str(folder))
+    if not default_home().is_relative_to(folder):
+        monkeypatch.setattr(platformdirs, "user_data_dir", lambda *args, **kwargs: str(folder / "cascadia"))
 
 
 @pytest.fixture

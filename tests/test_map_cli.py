@@ -111,7 +111,7 @@ def test_a_campaign_rerun_plays_nothing_twice_and_marks_nothing_twice(cli):
 
 
 def test_map_errors_are_one_line(cli, tmp_path):
-    assert cli("map", "show", "nowhere")[2].startswith("error: no games stored")
+    assert cli("map", "show", "nowhere")[2].startswith("error: no games in")
     cli(
         "map",
         "new",

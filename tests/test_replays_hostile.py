@@ -280,7 +280,7 @@ def test_a_missing_data_directory_is_reported_and_not_created(tmp_path, monkeypa
     missing = tmp_path / "missing" / "deeper"
     for command in (["games"], ["stats", "cards"], ["sql", "SELECT 1"], ["export", "--all", "-o", tmp_path]):
         code, _, err = cli(monkeypatch, capsys, *command, "--home", missing)
-        assert code == 1 and f"no data in {missing}" in one_line_error(err)
+        assert code == 1 and f"no games in {missing}: the folder does not exist" in one_line_error(err)
     assert not (tmp_path / "missing").exists()
 
 
