@@ -23,6 +23,11 @@ CARD_LETTERS: tuple[str, ...] = ("A", "B", "C", "D")
 VARIANT_CARDS: tuple[str, ...] = ("family", "intermediate")
 
 
+def article(word: str) -> str:
+    """``word`` after its indefinite article: ``a bear``, ``an elk`` (``an`` before a vowel)."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 @dataclass(frozen=True, slots=True)
 class Tile:
     """One hex of habitat: one habitat (a keystone) or two, and its wildlife symbols."""

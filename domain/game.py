@@ -41,6 +41,7 @@ from cascadia.domain.components import (
     TILES,
     TURNS_PER_PLAYER,
     WILDLIFE,
+    article,
 )
 from cascadia.domain.errors import (
     CommandFormatError,
@@ -684,7 +685,7 @@ class Game:
             raise WildlifePlacementError(f"there is no tile of yours at ({q!r}, {r!r}) (RULES.md 4.3)")
         if (q, r) in environment.wildlife:
             raise WildlifePlacementError(
-                f"the tile at ({q}, {r}) already holds a {environment.wildlife[(q, r)]}: "
+                f"the tile at ({q}, {r}) already holds {article(environment.wildlife[(q, r)])}: "
                 "one token per tile (RULES.md 4.3)"
             )
         tile = TILES[placed[0]]

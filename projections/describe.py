@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from cascadia.domain import events as ev
-from cascadia.domain.components import TILES
+from cascadia.domain.components import TILES, article
 from cascadia.projections.render import render_cards
 
 
@@ -48,11 +48,6 @@ def subject(names: Sequence[str], seat: int, third: str, second: str) -> str:
 def possessive(names: Sequence[str], seat: int) -> str:
     """``ann's``, ``greedy (seat 1)'s``, or ``your``."""
     return "your" if is_addressed(names, seat) else f"{seat_name(names, seat)}'s"
-
-
-def article(word: str) -> str:
-    """``a bear``, ``an elk``."""
-    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
 
 
 def plural(count: int, word: str) -> str:

@@ -368,3 +368,14 @@ def test_the_refill_fills_only_the_emptied_slot_in_a_three_player_game():
     assert game.state.market_tiles[0] == 25 and game.state.market_tiles[2:] == [34, 45]
     assert Counter(type(e) for e in events)[ev.TurnEnded] == 1
     assert game.current_player == 2
+
+
+def test_the_refusal_of_a_second_token_names_the_first_with_its_article():
+    game = stage([(25, "elk"), (26, "elk"), (34, "fox"), (45, "hawk")], players=1, starters=[0])
+    game.take(0)
+    game.place_tile(1, 0, 0)
+    game.place_wildlife(-1, 1)  # the starter hex of elk, hawk and fox
+    game.take(1)
+    game.place_tile(*game.legal_tile_positions()[0], 0)
+    with pytest.raises(WildlifePlacementError, match=r"the tile at \(-1, 1\) already holds an elk: "):
+        game.place_wildlife(-1, 1)
