@@ -25,7 +25,7 @@ from cascadia.analytics.stats import (
     seat_names,
     seat_stats,
 )
-from cascadia.cli.common import HomeOption, JsonOption, console, err_console
+from cascadia.cli.common import HomeOption, JsonOption, console, err_console, fail
 from cascadia.cli.data_home import require_data
 from cascadia.cli.documents import document, section
 from cascadia.cli.tables import Column, Format, FormatOption, Sheet, print_sheets, rate_text, say
@@ -88,11 +88,15 @@ def _check_chart(path: Path | None) -> None:
         chart_format(path)
 
 
-def _chart(name: str, data: Any, path: Path | None) -> None:
-    """Draw the chart of ``stats name`` when asked; one line on stderr says where."""
-    if path is not None:
-        size = write_chart(name, data, path)
-        err_console.print(f"chart of stats {name}: {path} ({size} bytes)", markup=False)
+def _chart(name: str, data: Any, path: Path | None, empty: bool) -> None:
+    """Draw the chart of ``stats name`` when asked; one line on stderr says where. With
+    no games (``empty``) there is nothing to draw: the command fails, writing nothing."""
+    if path is None:
+        return
+    if empty:
+        raise fail(f"{NO_GAMES}; {path} not written")
+    size = write_chart(name, data, path)
+    err_console.print(f"chart of stats {name}: {path} ({size} bytes)", markup=False)
 
 
 def _output(
@@ -219,8 +223,8 @@ def stats_cards(
         main = main.sorted_by(sort)
     by_bot = [{"card": row["card"], **entry} for row in main.rows for entry in row["by_bot"]]
     bots = Sheet("Win rate by bot when the card is in play", CARD_BOT_COLUMNS, by_bot)
+    _chart("cards", data, chart, empty=not data)
     _output([main, bots], data, fmt, json_output, wide, empty=not data)
-    _chart("cards", data, chart)
 
 
 SEAT_COLUMNS = [
@@ -266,8 +270,8 @@ def stats_seats(
         data = seat_stats(db, where)
         names = seat_names(db, where)
     sheet = Sheet("Turn position (0 = first player)", SEAT_COLUMNS, data, _mixed_note(names))
+    _chart("seats", data, chart, empty=not data)
     _output([sheet], data, fmt, json_output, wide, empty=not data)
-    _chart("seats", data, chart)
 
 
 BOT_COLUMNS = [
@@ -299,8 +303,8 @@ def stats_bots(
     _check_chart(chart)
     with _open(home) as db:
         data = bot_stats(db, where)
+    _chart("bots", data, chart, empty=not data)
     _output([Sheet("Bots", BOT_COLUMNS, data)], data, fmt, json_output, wide, empty=not data)
-    _chart("bots", data, chart)
 
 
 NATURE_COLUMNS = [
@@ -490,7 +494,7 @@ def stats_scores(
     with _open(home) as db:
         data = score_stats(db, where, bin_width)
         names = seat_names(db, where)
-    _chart("scores", data, chart)
+    _chart("scores", data, chart, empty=not data["histogram"])
     if json_output or fmt not in (None, Format.table):
         _output(_score_sheets(data, names), data, fmt, json_output, wide, empty=not data["histogram"])
         return

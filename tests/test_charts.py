@@ -106,3 +106,14 @@ def test_stats_chart_of_another_format_is_refused_first(cli, tmp_path):
     target = tmp_path / "seats.pdf"
     code, out, err = cli("stats", "seats", "--chart", str(target))
     assert (code, out) == (1, "") and err == f"error: chart {target}: give a .svg or .png file name\n"
+
+
+@pytest.mark.parametrize("name", sorted(CHARTS))
+def test_stats_chart_of_no_games_is_refused_and_writes_nothing(cli, tmp_path, name):
+    target = tmp_path / "charts" / f"{name}.svg"
+    code, out, err = cli("stats", name, "--chart", str(target))
+    assert (code, out) == (1, "")
+    assert err == (
+        f"error: no games match (run `cascadia ingest` first, or widen --where); {target} not written\n"
+    )
+    assert not target.parent.exists()
