@@ -93,14 +93,54 @@ def bot_game_id(
     return derive_game_id(seed, names, options, rules_version, recorded_bots(names))
 
 
+def _bot_choices() -> str:
+    """The bots to choose from, for messages."""
+    return (
+        f"choose from {', '.join(sorted(BOTS))} "
+        f"({', '.join(f'{b}@BUDGET' for b in sorted(BUDGETED))} for a budget, 1 to {MAX_BUDGET})"
+    )
+
+
 def check_bot_names(names: Sequence[str]) -> None:
     """Raise :class:`InvalidOptionError` naming every unknown bot of ``names``."""
     unknown = sorted({n for n in names if not is_bot_name(n)})
     if unknown:
-        raise InvalidOptionError(
-            f"unknown bot(s) {', '.join(unknown)}; choose from {', '.join(sorted(BOTS))} "
-            f"({', '.join(f'{b}@BUDGET' for b in sorted(BUDGETED))} for a budget)"
+        raise InvalidOptionError(f"unknown bot(s) {', '.join(unknown)}; {_bot_choices()}")
+
+
+def _one_typo_apart(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by exactly one typo: one letter added, dropped or
+    changed, or two neighbouring letters swapped."""
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        swapped = (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
         )
+        return len(diff) == 1 or swapped
+    short, long = sorted((a, b), key=len)
+    return len(long) == len(short) + 1 and any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def misspelt_bot(name: str) -> str | None:
+    """The bot's name that ``name`` (any case) misspells by one typo (``greedyy`` ->
+    ``greedy``, ``Serch@400`` -> ``search@400``), or ``None``: ``name`` is a bot's name,
+    or no bot's name is one typo from it."""
+    base, at, budget = name.lower().partition("@")
+    for bot in sorted(BUDGETED if at else BOTS):
+        guess = f"{bot}{at}{budget}"
+        if guess != name and (base == bot or _one_typo_apart(base, bot)) and is_bot_name(guess):
+            return guess
+    return None
+
+
+def unknown_bot_message(name: str) -> str:
+    """Why ``name`` names no bot: ``unknown bot 'greedyy' (did you mean 'greedy'?)``, or
+    the bots to choose from when it misspells none."""
+    guess = misspelt_bot(name)
+    return f"unknown bot {name!r}" + (f" (did you mean {guess!r}?)" if guess else f"; {_bot_choices()}")
 
 
 def make_bots(names: Sequence[str], seed: int) -> list[Bot]:

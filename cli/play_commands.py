@@ -435,8 +435,9 @@ def new(
         str | None,
         typer.Option(
             "--seat-names",
-            help="Comma list in seat order; a bot's name (greedy, random) is that bot, "
-            "any other name a human. Default: you,greedy,...",
+            help="Comma list in seat order; a bot's name (greedy, random, search@200) is that bot, "
+            "any other name a human. A name one typo from a bot's (greedyy) is refused; "
+            "a person so named goes in double quotes: 'you,\"Ransom\"'. Default: you,greedy,...",
         ),
     ] = None,
     seed: Annotated[

@@ -15,7 +15,8 @@ The stage of a turn is read off the game's state, so a game reloaded from the st
 thing a session remembers is a half-chosen tile placement (the hex, before the rotation).
 
 Seats: a seat named like a bot (:func:`~cascadia.bots.registry.is_bot_name`) is that bot,
-every other seat is a human. A bot plays each of its turns with a bot seeded from the
+every other seat is a human (:func:`seat_names` refuses a name that looks like a misspelt
+bot, unless it is in double quotes). A bot plays each of its turns with a bot seeded from the
 game seed and the turn number (:func:`~cascadia.bots.registry.bot_for_turn`), so its
 choices do not depend on where a session was interrupted and resumed.
 """
@@ -27,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
 
-from cascadia.bots.registry import is_bot_name
+from cascadia.bots.registry import is_bot_name, misspelt_bot, unknown_bot_message
 from cascadia.domain.commands import (
     Command,
     NatureFreeChoice,
@@ -56,6 +57,8 @@ CARDS_WORDS = frozenset({"cards", "scoring"})
 RETURN_WORDS = frozenset({"return", "none", "skip", "bag"})
 BACK_WORDS = frozenset({"back", "cancel"})
 _INT = re.compile(r"^[+-]?\d+$")
+_BUDGETED_NAME = re.compile(r"[^@]+@\d+")
+"""A seat name of the form ``NAME@N``: a bot with a budget, or a mistake (never a person)."""
 _SPLIT = re.compile(r"[\s,()\[\]]+")
 
 
@@ -83,16 +86,17 @@ def seat_names(text: str | None, players: int | None) -> list[str]:
 
     Without names: one human (``you``) and ``players - 1`` greedy bots (2 seats by
     default). Names are comma-separated; one that spells a bot's name in any case is
-    that bot (stored in lower case); the others are humans and must differ."""
+    that bot (stored in lower case); the others are humans and must differ. A name one
+    typo from a bot's (``greedyy``), or of the form ``NAME@N`` that is no bot, is refused
+    as a misspelt bot; in double quotes (``"Ransom"``) it is a person's name."""
     if players is not None and not 1 <= players <= MAX_PLAYERS:
         raise InvalidOptionError(f"a game has 1 to {MAX_PLAYERS} players, not {players}")
     if text is None:
         count = 2 if players is None else players
         return [DEFAULT_HUMAN] + [DEFAULT_BOT] * (count - 1)
-    names = [part.strip() for part in text.split(",")]
+    names = [_seat_name(part.strip()) for part in text.split(",")]
     if any(not name for name in names):
         raise InvalidOptionError(f"--seat-names has an empty name in {text!r}; give names like 'ann,greedy'")
-    names = [name.lower() if is_bot_name(name.lower()) else name for name in names]
     if players is not None and players != len(names):
         raise InvalidOptionError(f"--seat-names names {len(names)} seat(s) but --players is {players}")
     if not 1 <= len(names) <= MAX_PLAYERS:
@@ -104,6 +108,22 @@ def seat_names(text: str | None, players: int | None) -> list[str]:
     if len(set(humans)) != len(humans):
         raise InvalidOptionError(f"two human seats have the same name in {text!r}")
     return names
+
+
+def _seat_name(part: str) -> str:
+    """One name of ``--seat-names``: a bot's (in lower case), or a person's; see :func:`seat_names`."""
+    if len(part) >= 2 and part[0] == part[-1] == '"':
+        name = part[1:-1].strip()
+        if is_bot_name(name.lower()):
+            raise InvalidOptionError(f"{name!r} is a bot's name: a person's seat needs another name")
+        return name
+    if is_bot_name(part.lower()):
+        return part.lower()
+    if misspelt_bot(part) is not None or _BUDGETED_NAME.fullmatch(part):
+        raise InvalidOptionError(
+            f'{unknown_bot_message(part)}; for a person of that name, write it in double quotes: "{part}"'
+        )
+    return part
 
 
 # -- commands ---------------------------------------------------------------------------

@@ -530,6 +530,46 @@ def test_seat_names_rules():
         seat_names("ann,random", 3)
 
 
+@pytest.mark.parametrize(
+    ("name", "hint"),
+    [
+        ("greedyy", " (did you mean 'greedy'?)"),
+        ("Gredy", " (did you mean 'greedy'?)"),
+        ("radnom", " (did you mean 'random'?)"),
+        ("serch@400", " (did you mean 'search@400'?)"),
+        ("greedy@5", "; choose from greedy, hunter, random, search (search@BUDGET for a budget"),
+        ("search@0", "; choose from greedy, hunter, random, search (search@BUDGET for a budget"),
+        ("nobot@3", "; choose from greedy, hunter, random, search (search@BUDGET for a budget"),
+    ],
+)
+def test_a_misspelt_bot_is_refused_not_seated_as_a_person(name, hint):
+    with pytest.raises(InvalidOptionError) as refused:
+        seat_names(f"you,{name}", None)
+    assert str(refused.value).startswith(f"unknown bot {name!r}{hint}")
+    assert str(refused.value).endswith(f'for a person of that name, write it in double quotes: "{name}"')
+    assert seat_names(f'you,"{name}"', None) == ["you", name]  # in double quotes: a person
+
+
+def test_names_further_from_a_bot_are_people_and_a_quoted_bot_name_is_refused():
+    assert seat_names("Sarah,Randy,Hunt,ann@example.com", None) == [
+        "Sarah",
+        "Randy",
+        "Hunt",
+        "ann@example.com",
+    ]
+    with pytest.raises(
+        InvalidOptionError, match="'Greedy' is a bot's name: a person's seat needs another name"
+    ):
+        seat_names('you,"Greedy"', None)
+
+
+def test_new_refuses_a_misspelt_bot_in_one_line_and_stores_nothing(cli, tmp_path):
+    code, out, err = cli("new", "--seat-names", "you,greedyy")
+    assert (code, out) == (1, "")
+    assert err.startswith("error: unknown bot 'greedyy' (did you mean 'greedy'?); ") and err.count("\n") == 1
+    assert not (tmp_path / "events.sqlite").exists()
+
+
 # -- the session, without a terminal -----------------------------------------------------------
 
 
