@@ -12,12 +12,20 @@ from cascadia.analytics.ingest import Ingest, IngestReport
 from cascadia.analytics.query import AnalyticsDB
 from cascadia.analytics.storage import ANALYTICS_DIR
 from cascadia.application.ingest import add_store
-from cascadia.cli.common import HomeOption, JsonOption, console, err_console, open_store, print_json
+from cascadia.cli.common import (
+    HomeOption,
+    JsonOption,
+    console,
+    err_console,
+    open_store,
+    print_json,
+    progress_bar,
+)
 from cascadia.cli.data_home import require_data, require_writable
 from cascadia.cli.log_inputs import SkippedEntries, named_logs
 from cascadia.cli.stats_commands import stats_app
 from cascadia.cli.tables import Column, Format, FormatOption, Sheet, print_sheets
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import Progress
 
 
 class _RichProgress:
@@ -33,18 +41,6 @@ class _RichProgress:
     def advance(self, steps: int = 1) -> None:
         if self.task is not None:
             self.progress.advance(self.task, steps)
-
-
-def _progress_bar(disable: bool) -> Progress:
-    return Progress(
-        TextColumn("ingesting {task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        disable=disable,
-        transient=True,
-    )
 
 
 def ingest(
@@ -67,7 +63,7 @@ def ingest(
     skipped = SkippedEntries()
     files = named_logs(paths, "ingest", skipped) if paths else []
     folder = require_writable(home, ANALYTICS_DIR)
-    with _progress_bar(json_output) as bar, Ingest(folder) as run:
+    with progress_bar("ingesting {task.description}", json_output) as bar, Ingest(folder) as run:
         sink = _RichProgress(bar)
         if from_store:
             add_store(run, open_store(home), sink)

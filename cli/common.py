@@ -24,6 +24,7 @@ from cascadia.domain.state import GameState
 from cascadia.domain.timeline import through_turn
 from eventsourcing.persistence import PersistenceError
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -46,6 +47,22 @@ HomeOption = Annotated[
     typer.Option("--home", help=HOME_HELP, callback=_home_option, show_default=False),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+
+
+def progress_bar(label: str, disable: bool = False) -> Progress:
+    """The progress bar of a long command, on stderr: ``label`` (a template of the task's
+    fields, e.g. ``ingesting {task.description}``), the bar, done/total and the time
+    left; drawn only while stderr is a terminal (an interactive one: not ``TERM=dumb``)
+    and not ``disable`` (``--json``), and erased when done."""
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+        disable=disable or not err_console.is_interactive,
+        transient=True,
+    )
 
 
 class StoreFileError(CascadiaError):

@@ -17,7 +17,15 @@ from cascadia.application.store import data_home
 from cascadia.bots.registry import seat_bots
 from cascadia.bots.simulation import Shard, parse_seed_range
 from cascadia.bots.tally import Tally
-from cascadia.cli.common import HomeOption, JsonOption, console, load_game, open_store, print_json
+from cascadia.cli.common import (
+    HomeOption,
+    JsonOption,
+    console,
+    load_game,
+    open_store,
+    print_json,
+    progress_bar,
+)
 from cascadia.cli.data_home import require_writable
 from cascadia.cli.game_options import (
     AchievementModeOption,
@@ -46,7 +54,6 @@ from cascadia.projections.render import (
 )
 from cascadia.projections.turns import game_turns
 from rich import box
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 
@@ -140,15 +147,7 @@ def simulate(
     stored = skipped = 0
     tally = Tally()
     started = time.perf_counter()
-    with Progress(
-        TextColumn("simulating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        disable=json_output,
-        transient=True,
-    ) as progress:
+    with progress_bar("simulating", json_output) as progress:
         task = progress.add_task("games", total=len(todo))
         with Ingest(data_home(home)) if ingest else nullcontext() as analytics:
             for result, saved in outcomes:

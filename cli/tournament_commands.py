@@ -10,7 +10,7 @@ from cascadia.analytics.ingest import Ingest
 from cascadia.application.simulation import simulate_and_store
 from cascadia.application.store import data_home
 from cascadia.bots.tournament import rate_games, seatings
-from cascadia.cli.common import HomeOption, JsonOption, console, open_store, print_json
+from cascadia.cli.common import HomeOption, JsonOption, console, open_store, print_json, progress_bar
 from cascadia.cli.game_options import (
     BalancedBagOption,
     CardsOption,
@@ -60,7 +60,11 @@ def tournament(
     store = open_store(home, write=True)
     results: dict[tuple[int, int], tuple[list[str], list[int], list[int]]] = {}
     stored = 0
-    with Ingest(data_home(home)) if ingest else nullcontext() as analytics:
+    with (
+        progress_bar("playing", json_output) as progress,
+        Ingest(data_home(home)) if ingest else nullcontext() as analytics,
+    ):
+        task = progress.add_task("games", total=games * len(tables))
         for table, seating in enumerate(tables):
             played = simulate_and_store(store, range(seed, seed + games), seating, options, workers=workers)
             for result, saved in played:
@@ -73,6 +77,7 @@ def tournament(
                         analytics.add(result.events(), state)
                 totals = [p.total for p in sheet.players]
                 results[(result.seed, table)] = (seating, totals, [p.rank for p in sheet.players])
+                progress.advance(task)
     standings = rate_games(results[key] for key in sorted(results))
     if json_output:
         print_json({"games": len(results), "seatings": tables, "standings": [s.to_dict() for s in standings]})

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from cascadia.bots.analysis import analyse_log
-from cascadia.cli.common import HomeOption, JsonOption, console, load_game, print_json
+from cascadia.bots.analysis import MOVE, analyse_log
+from cascadia.cli.common import HomeOption, JsonOption, console, load_game, print_json, progress_bar
 from cascadia.cli.viewer_option import AsPlayerOption, viewer_of
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.events import GameEvent, TilePlaced, TurnEnded, WildlifePlaced
@@ -83,15 +83,28 @@ def view(
         raise InvalidOptionError("give --analysis FILE or --analyse, not both")
     events = load_events(file)
     viewer = viewer_of(as_player, Game.replay(events).state)
+    turns = sum(1 for e in events if isinstance(e, TurnEnded))
     rows = read_analysis(analysis) if analysis is not None else None
     if analyse:
-        rows = [row.to_dict() for row in analyse_log(file)[1]]
+        rows = analysed_rows(file, turns, json_output)
     size = write_text(output, render_html(events, viewer=viewer, analysis=rows))
-    turns = sum(1 for e in events if isinstance(e, TurnEnded))
     if json_output:
         print_json({"file": str(file), "output": str(output), "turns": turns, "bytes": size})
     else:
         console.print(f"{output}: replay viewer of {file}, {turns} turns, {size} bytes", markup=False)
+
+
+def analysed_rows(file: Path, turns: int, quiet: bool) -> list[dict[str, Any]]:
+    """The move analysis of the log ``file`` of ``turns`` turns, as ``analyse --json``
+    rows, with a progress bar of the turns analysed (not when ``quiet``)."""
+    rows = []
+    with progress_bar("analysing moves", quiet) as progress:
+        task = progress.add_task("turns", total=turns)
+        for row in analyse_log(file)[1]:
+            rows.append(row.to_dict())
+            if row.kind == MOVE:  # one move a turn, besides its wipes
+                progress.advance(task)
+    return rows
 
 
 def last_placements(events: list[GameEvent]) -> tuple[tuple[int, Hex] | None, tuple[int, Hex] | None]:

@@ -78,3 +78,15 @@ def test_tournament_command_stores_rated_games_under_the_bot_names(cli, tmp_path
 def test_tournament_command_rejects_unknown_bots_in_one_line(cli) -> None:
     code, _, err = cli("tournament", "--bots", "greedy,nobody")
     assert code == 1 and err.strip().startswith("error:") and len(err.strip().splitlines()) == 1
+
+
+def test_tournament_shows_its_progress_on_stderr_when_it_is_a_terminal(cli, monkeypatch) -> None:
+    from cascadia.cli.common import err_console
+
+    args = ("tournament", "--bots", "random", "-p", "1", "-n", "2", "--cards", "all-a")
+    assert cli(*args)[2] == ""  # stderr is no terminal here: no bar
+    monkeypatch.setattr(err_console, "_force_terminal", True)
+    monkeypatch.setattr(err_console, "is_interactive", True)
+    code, out, err = cli(*args)
+    assert code == 0 and "playing" in err and "2/2" in err and "playing" not in out
+    assert cli(*args, "--json")[2] == ""  # nor under --json

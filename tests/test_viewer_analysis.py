@@ -135,3 +135,17 @@ def test_a_hidden_total_breaks_no_line_and_names_are_escaped():
     assert score_graph_svg([0, 1, 2], [[0, 0], [3, None], [5, 4]], ["ann", "bob"]) == score_graph_svg(
         [0, 1, 2], [[0, 0], [3, None], [5, 4]], ["ann", "bob"]
     )
+
+
+def test_view_analyse_shows_its_progress_on_stderr_when_it_is_a_terminal(game, cli, tmp_path, monkeypatch):
+    from cascadia.cli.common import err_console
+
+    quick = lambda path: analysis_module.analyse_log(path, budget=1)  # noqa: E731
+    monkeypatch.setattr("cascadia.cli.viewer_commands.analyse_log", quick)
+    args = ("view", str(game["log"]), "-o", str(tmp_path / "view.html"), "--analyse")
+    assert cli(*args, home=False)[2] == ""  # stderr is no terminal here: no bar
+    monkeypatch.setattr(err_console, "_force_terminal", True)
+    monkeypatch.setattr(err_console, "is_interactive", True)
+    code, out, err = cli(*args, home=False)
+    assert code == 0 and "analysing moves" in err and "40/40" in err and "analysing" not in out
+    assert cli(*args, "--json", home=False)[2] == ""  # nor under --json
