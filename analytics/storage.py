@@ -1,8 +1,8 @@
 """Where the analytics tables live on disk, and how a batch is written and committed.
 
 The tables form a Hive-partitioned Parquet dataset (:mod:`cascadia.analytics.dataset`,
-analytics/SCHEMA.md) under the data directory (``--home``, ``$CASCADIA_HOME`` or
-``./.cascadia``)::
+analytics/SCHEMA.md) under the data directory (``--home``, else ``$CASCADIA_HOME``, else
+the platform's user data folder: :func:`cascadia.application.store.data_home`)::
 
     analytics/
       dataset.json                 format, schema version, partition keys, tables (written once)
