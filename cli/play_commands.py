@@ -500,8 +500,8 @@ def play(
 
     Every move is saved as it is made; `quit` (or Ctrl-D, Ctrl-C) stops and
     `cascadia play GAME` resumes. Type `help` at any prompt."""
+    game_id = open_store(home).find_game(game)  # read first: no store is created for a game not there
     store = open_store(home, write=True)
-    game_id = store.find_game(game)
     loop = PlayLoop(store, game_id, map_id=None if map_name is None else find_map(store, map_name))
     try:
         loop.run()

@@ -102,3 +102,14 @@ def test_play_and_ingest_say_where_they_create_the_data_directory(tmp_path, monk
     monkeypatch.delenv("CASCADIA_HOME")
     code, _, err = app_cli("new", "--seed", "3")  # `new` stores the game that `play` plays
     assert code == 0 and err.startswith(f"note: creating the data directory {default_home()} (the default")
+
+
+def test_play_finds_the_game_before_it_creates_anything(tmp_path, monkeypatch, app_cli, clean_env):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = app_cli("play", "abcd")
+    assert (code, out) == (1, "")
+    assert err == (
+        f"error: no games in {default_home()} (the default data home): the folder does not exist; "
+        "pass --home DIR or set CASCADIA_HOME\n"
+    )
+    assert not default_home().exists()
