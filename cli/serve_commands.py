@@ -18,7 +18,7 @@ from typing import Annotated
 
 import typer
 from cascadia.application.database import SQLITE_MODULE
-from cascadia.application.store import resolve_settings
+from cascadia.application.store import GameStore, resolve_settings
 from cascadia.cli.common import HomeOption, console, fail
 
 APP_FACTORY = "cascadia.server.app:app_from_env"
@@ -83,6 +83,8 @@ def serve(
             "would queue on the file's single write lock; serve SQLite with one worker"
         )
     sock = bind_socket(host, port)
+    with GameStore(home):  # an unusable store is one line here, not a crash in each worker
+        pass
     settings = ServerConfig(home=home, cors_origins=cors_origin or [], poll_interval=poll_interval)
     os.environ.update(settings.to_env())
     metrics_dir = None  # made here for the workers' metrics (unless the operator chose one)

@@ -182,7 +182,7 @@ def test_sigterm_ends_streams_with_a_retry_hint_and_exits_0(tmp_path: Path) -> N
 def test_a_race_on_postgresql_has_one_winner(workers: int, tmp_path: Path, postgres_url: str) -> None:
     """Two clients send the same command at once, to two server processes (two servers of
     one worker, or one server of two workers): one is applied, the other is a 409; the
-    metrics of all the processes count both."""
+    metrics of all the processes count both; each server exits 0 on SIGTERM."""
     env = {"CASCADIA_DATABASE_URL": postgres_url}
     args = ["--workers", str(workers)]
     servers = [LiveServer(tmp_path / f"s{i}", env, tmp_path / f"s{i}.log", args) for i in range(3 - workers)]
@@ -213,6 +213,10 @@ def test_a_race_on_postgresql_has_one_winner(workers: int, tmp_path: Path, postg
         for outcome in ("applied", "conflict"):
             sample = f'cascadia_commands_total{{outcome="{outcome}"}}'
             assert sum(_metric(text, sample) for text in scraped) == 1
+        for server in servers:  # SIGTERM: the supervisor of several workers exits 0 too
+            assert server.process is not None
+            server.process.terminate()
+            assert server.process.wait(30) == 0
     finally:
         for server in servers:
             server.stop()
