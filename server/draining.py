@@ -20,8 +20,9 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 def on_stop_signal(callback: Callable[[], None]) -> None:
     """Run ``callback`` in the running event loop when SIGTERM or SIGINT arrives, then
-    the handler that was installed before (uvicorn's). Nothing happens outside the main
-    thread (e.g. under a test client), where signals cannot be handled."""
+    the handler that was installed before (uvicorn's; the default action is taken again
+    if there was none). Nothing happens outside the main thread (e.g. under a test
+    client), where signals cannot be handled."""
     if threading.current_thread() is not threading.main_thread():
         return
     loop = asyncio.get_running_loop()
@@ -32,5 +33,8 @@ def on_stop_signal(callback: Callable[[], None]) -> None:
             loop.call_soon_threadsafe(callback)
             if callable(previous):
                 previous(signum, frame)
+            elif previous == signal.SIG_DFL:
+                signal.signal(signum, signal.SIG_DFL)
+                signal.raise_signal(signum)
 
         signal.signal(number, handler)

@@ -182,14 +182,15 @@ class ServerStore:
 
     def games_in_play(self) -> int:
         """How many server games are stored and have not ended (by any process): the
-        notification log is read from where the last call stopped (the first call reads it
-        all), keeping the ids of the games in play."""
+        notification log is read from where the last call stopped up to its end now (the
+        first call reads it all), keeping the ids of the games in play."""
         topics = [get_topic(ServerGameOpened), get_topic(GameEnded)]
         recorder = self.store.recorder
         with self._in_play_lock:
-            while True:
+            end = recorder.max_notification_id() or 0
+            while self._in_play_position < end:
                 page = recorder.select_notifications(
-                    self._in_play_position + 1, NOTIFICATION_BATCH, topics=topics
+                    self._in_play_position + 1, NOTIFICATION_BATCH, stop=end, topics=topics
                 )
                 for notification in page:
                     if notification.topic == topics[1]:  # GameEnded: its originator is the game
@@ -197,10 +198,8 @@ class ServerStore:
                     else:
                         record: Any = self.store.mapper.to_domain_event(notification)
                         self._in_play.add(record.game_id)
-                if page:
-                    self._in_play_position = page[-1].id
-                if len(page) < NOTIFICATION_BATCH:
-                    return len(self._in_play)
+                self._in_play_position = page[-1].id if len(page) == NOTIFICATION_BATCH else end
+            return len(self._in_play)
 
     def records(self) -> Iterator[ServerGameOpened]:
         """Every server game's record, oldest first."""

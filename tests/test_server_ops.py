@@ -91,6 +91,10 @@ def test_metrics_count_commands_and_games(api: TestClient) -> None:
     assert _metric(after, "cascadia_command_seconds_count") == timed + 2
     assert _metric(after, "cascadia_games_in_play") == 1
 
+    bots = create_game(api, seats=[{"bot": "random"}])  # played to the end before the answer
+    assert api.get(f"/api/games/{bots['game_id']}").json()["finished"]
+    assert _metric(api.get("/metrics").text, "cascadia_games_in_play") == 1
+
 
 def test_the_access_log_cannot_be_forged(api: TestClient, caplog: pytest.LogCaptureFixture) -> None:
     """CR, LF and NUL in a path come out escaped: one JSON object per line, whatever the
