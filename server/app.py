@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import logging
+import os
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -23,8 +23,10 @@ from cascadia.domain.achievement_map import MAX_MAP_PLAYERS, STANDARD_MODE
 from cascadia.domain.components import TILES
 from cascadia.domain.game import MAX_PLAYERS
 from cascadia.domain.options import RESTRICTIONS, GameOptions
-from cascadia.server import problems
+from cascadia.server import health, metrics, problems
+from cascadia.server.access_log import AccessLog, configure_logging
 from cascadia.server.bodies import BoundedJSONRoute
+from cascadia.server.draining import on_stop_signal
 from cascadia.server.games import GameService, SeatSpec, not_found
 from cascadia.server.hub import FALLBACK_SECONDS, Hub, wait_for
 from cascadia.server.maps import MapService, parse_map_id
@@ -46,7 +48,11 @@ MAX_BODY = 64 * 1024
 ANY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 KEEP_ALIVE_SECONDS = 15.0
 STATIC_DIR = Path(__file__).parent / "static"
-access_log = logging.getLogger("cascadia.server.access")
+SETTINGS_VAR = "CASCADIA_SERVE_SETTINGS"
+"""The environment variable through which ``cascadia serve`` hands its settings to each
+worker process (JSON: ``home``, ``poll_interval``, ``cors_origins``)."""
+RETRY_MS = 1000
+"""How long a client whose stream the server closed on shutdown waits to reconnect."""
 Authorization = Annotated[str | None, Header()]
 """The ``Authorization`` header (a seat's ``Bearer`` token), if sent."""
 NumberQuery = Annotated[str | None, Query(max_length=40)]
@@ -62,6 +68,21 @@ class ServerConfig:
     poll_interval: float = 0.02
     cors_origins: list[str] = field(default_factory=list)
     static_dir: Path = STATIC_DIR
+
+    def to_env(self) -> dict[str, str]:
+        """The settings a worker process reads back with :meth:`from_env`."""
+        settings = {"home": self.home, "poll_interval": self.poll_interval, "cors_origins": self.cors_origins}
+        return {SETTINGS_VAR: json.dumps(settings)}
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str]) -> ServerConfig:
+        """The settings :meth:`to_env` wrote (the defaults without them)."""
+        settings = json.loads(environ.get(SETTINGS_VAR, "{}"))
+        return cls(
+            home=settings.get("home"),
+            poll_interval=settings.get("poll_interval", 0.02),
+            cors_origins=settings.get("cors_origins", []),
+        )
 
 
 # -- request bodies ---------------------------------------------------------------------
@@ -152,32 +173,6 @@ async def _no_receive() -> Message:
     return {"type": "http.disconnect"}
 
 
-class AccessLog:
-    """One line per request: method, path (never the query string), status, milliseconds."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        start = time.perf_counter()
-        status = 500
-
-        async def recording_send(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, recording_send)
-        finally:
-            elapsed = (time.perf_counter() - start) * 1000
-            access_log.info("%s %s %d %.1fms", scope["method"], scope["path"], status, elapsed)
-
-
 # -- the application --------------------------------------------------------------------
 
 
@@ -221,6 +216,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         poller = asyncio.create_task(hub.run())
+        on_stop_signal(hub.drain)
         try:
             yield
         finally:
@@ -228,6 +224,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             with contextlib.suppress(asyncio.CancelledError):
                 await poller
             store.close()
+            metrics.process_exited()
 
     app = FastAPI(
         title="cascadia game server",
@@ -240,6 +237,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.state.maps = maps
     app.state.hub = hub
     problems.install(app)
+    health.install(app, store, hub)
+
+    @app.get("/metrics", tags=["operations"])
+    def read_metrics() -> Response:
+        return Response(metrics.exposition(store.games_in_play()), media_type=metrics.CONTENT_TYPE)
 
     def seat_of(game_id: UUID, authorization: str | None) -> int | None:
         """The seat of the request's token in this game (``None``: a spectator)."""
@@ -270,7 +272,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         maps.settle(game_id)
 
     @app.get("/api/health")
-    def health() -> JSONResponse:
+    def api_health() -> JSONResponse:
         return answer({"status": "ok"})
 
     @app.get("/api/options")
@@ -356,9 +358,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     def post_command(
         game_id: str, body: CommandIn, background: BackgroundTasks, authorization: Authorization = None
     ) -> JSONResponse:
-        gid = parse_game_id(game_id)
-        seat = required_seat(gid, authorization)
-        version, events = service.play(gid, seat, body.command, body.expected_version)
+        with metrics.command_timer():
+            gid = parse_game_id(game_id)
+            seat = required_seat(gid, authorization)
+            version, events = service.play(gid, seat, body.command, body.expected_version)
         hub.poke(gid, version)
         background.add_task(move_bots, gid)
         return answer({"version": version, "events": events})
@@ -508,6 +511,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     return app
 
 
+def app_from_env() -> FastAPI:
+    """The application of one ``cascadia serve`` process (a uvicorn factory: each worker
+    calls it), configured by :data:`SETTINGS_VAR`; it also sets up the process's logging."""
+    configure_logging()
+    return create_app(ServerConfig.from_env(dict(os.environ)))
+
+
 def _resume_at(after: str | None, last_event_id: str | None) -> int:
     """The version a stream (or ``/events``) starts after: ``Last-Event-ID`` (as a
     reconnecting browser sends it), else ``?after=N``, else 0 (from the start); each a
@@ -529,14 +539,21 @@ def _sse(event: str, data: dict[str, Any], event_id: int | None = None) -> str:
     return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
+CLOSING = f"retry: {RETRY_MS}\n" + _sse("server-closing", {"retry_ms": RETRY_MS})
+"""The last message of a stream the server ends because it is shutting down: reconnect
+(with ``Last-Event-ID``) after ``retry_ms``, to another process or this one restarted."""
+
+
 class _Following:
     """What one stream waits on: news of its game or map (by id) from the hub, a look
-    every :data:`FALLBACK_SECONDS` anyway, and a keep-alive line after
-    :data:`KEEP_ALIVE_SECONDS` of silence."""
+    every :data:`FALLBACK_SECONDS` anyway, a keep-alive line after
+    :data:`KEEP_ALIVE_SECONDS` of silence, and the end of the process (the hub drains).
+    Counted in :data:`~cascadia.server.metrics.OPEN_STREAMS` while open."""
 
     def __init__(self, hub: Hub, key: UUID) -> None:
         self.hub, self.key = hub, key
         self.wake = hub.subscribe(key)
+        metrics.OPEN_STREAMS.inc()
         self.quiet = 0.0
         self.looked = time.monotonic()
 
@@ -548,8 +565,9 @@ class _Following:
 
     async def until_news(self, last: int) -> AsyncIterator[str]:
         """Keep-alive lines while nothing is stored after version ``last`` (and it is not
-        time to look anyway); returns when the stream should read again."""
-        while True:
+        time to look anyway); returns when the stream should read again, or end (the hub
+        drains)."""
+        while not self.hub.draining:
             if self.quiet >= KEEP_ALIVE_SECONDS:
                 yield ": keep-alive\n\n"
                 self.quiet = 0.0
@@ -561,13 +579,15 @@ class _Following:
 
     def close(self) -> None:
         self.hub.unsubscribe(self.key, self.wake)
+        metrics.OPEN_STREAMS.dec()
 
 
 async def _event_stream(
     service: GameService, hub: Hub, game_id: UUID, seat: int | None, after: int
 ) -> AsyncIterator[str]:
     """The game's events after version ``after`` as the viewer sees them, then each new
-    one as it is stored; ``game-over`` after the last."""
+    one as it is stored; ``game-over`` after the last (:data:`CLOSING` if the process
+    stops first)."""
     following = _Following(hub, game_id)
     last = after
     try:
@@ -582,13 +602,17 @@ async def _event_stream(
                 return
             async for line in following.until_news(last):
                 yield line
+            if hub.draining:
+                yield CLOSING
+                return
     finally:
         following.close()
 
 
 async def _map_stream(maps: MapService, hub: Hub, map_id: UUID, after: int) -> AsyncIterator[str]:
     """The map's progress (as ``GET /api/maps/{id}`` answers it) whenever its version
-    passes ``after``: at once if it has, then after each change, by any process."""
+    passes ``after``: at once if it has, then after each change, by any process (until
+    :data:`CLOSING` when the process stops)."""
     following = _Following(hub, map_id)
     last = after
     try:
@@ -601,5 +625,8 @@ async def _map_stream(maps: MapService, hub: Hub, map_id: UUID, after: int) -> A
                 yield _sse("map", progress, last)
             async for line in following.until_news(last):
                 yield line
+            if hub.draining:
+                yield CLOSING
+                return
     finally:
         following.close()

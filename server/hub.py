@@ -7,7 +7,8 @@ events after the last one it sent, so a missed or spurious wake-up costs nothing
 read (and a stream skips the read when it has already sent the latest version the hub
 knows of); streams also look by themselves every :data:`FALLBACK_SECONDS` in case a
 notification was missed. Events stored by this process wake its streams at once
-(:meth:`Hub.poke`).
+(:meth:`Hub.poke`). When the process is shutting down, :meth:`Hub.drain` wakes every
+stream for the last time: each then tells its client to reconnect and ends.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ class Hub:
         """The highest version known stored, per game with open streams."""
         self._position: int | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self.draining = False
+        """The process is shutting down: streams end, readiness fails."""
 
     def subscribe(self, game_id: UUID) -> asyncio.Event:
         event = asyncio.Event()
@@ -63,6 +66,13 @@ class Hub:
         self._latest[game_id] = version
         for event in waiters:
             event.set()
+
+    def drain(self) -> None:
+        """Shutting down: mark it and wake every stream (in the event loop's thread)."""
+        self.draining = True
+        for waiters in self._waiters.values():
+            for event in waiters:
+                event.set()
 
     def poke(self, game_id: UUID, version: int) -> None:
         """The game is stored up to ``version``: wake its streams (from any thread)."""

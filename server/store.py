@@ -22,13 +22,17 @@ from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from cascadia.application.store import GameConflictError, GameNotFoundError, GameStore
-from cascadia.domain.events import GameEvent
+from cascadia.domain.events import GameEnded, GameEvent
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 from cascadia.server.group_commit import GroupCommit
+from cascadia.server.metrics import CONFLICTS
+from eventsourcing.utils import get_topic
 
 __all__ = ["GameConflictError", "GameNotFoundError", "ServerGameOpened", "ServerStore", "StreamTicketUsed"]
 
+NOTIFICATION_BATCH = 1000
+"""Notifications read in one query by :meth:`ServerStore.games_in_play`."""
 CACHED_GAMES = 2000
 """How many games' states a process keeps between requests (a few tens of kB each)."""
 RECORD_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/server-games")
@@ -80,6 +84,10 @@ class ServerStore:
         self._records: dict[UUID, ServerGameOpened] = {}
         self._lock = threading.Lock()
         self._writer = GroupCommit(self.store.save_events, GameConflictError)
+        self._in_play: set[UUID] = set()
+        """The server games seen opened and not ended, up to :attr:`_in_play_position`."""
+        self._in_play_position = 0
+        self._in_play_lock = threading.Lock()
 
     def close(self) -> None:
         self.store.close()
@@ -99,7 +107,11 @@ class ServerStore:
         first: nothing is written); returns them."""
         events = game.collect_events()
         if events:
-            self._writer.append(events)
+            try:
+                self._writer.append(events)
+            except GameConflictError:
+                CONFLICTS.inc()
+                raise
             self._remember(game)
         return events
 
@@ -162,6 +174,32 @@ class ServerStore:
         """The number of events stored for the game (0: none)."""
         last = list(self.store.recorder.select_events(game_id, desc=True, limit=1))
         return last[0].originator_version if last else 0
+
+    def ping(self) -> None:
+        """A trivial read of the store (the last notification's id); raises if it cannot
+        be read."""
+        self.store.recorder.max_notification_id()
+
+    def games_in_play(self) -> int:
+        """How many server games are stored and have not ended (by any process): the
+        notification log is read from where the last call stopped up to its end now (the
+        first call reads it all), keeping the ids of the games in play."""
+        topics = [get_topic(ServerGameOpened), get_topic(GameEnded)]
+        recorder = self.store.recorder
+        with self._in_play_lock:
+            end = recorder.max_notification_id() or 0
+            while self._in_play_position < end:
+                page = recorder.select_notifications(
+                    self._in_play_position + 1, NOTIFICATION_BATCH, stop=end, topics=topics
+                )
+                for notification in page:
+                    if notification.topic == topics[1]:  # GameEnded: its originator is the game
+                        self._in_play.discard(notification.originator_id)  # type: ignore[arg-type]
+                    else:
+                        record: Any = self.store.mapper.to_domain_event(notification)
+                        self._in_play.add(record.game_id)
+                self._in_play_position = page[-1].id if len(page) == NOTIFICATION_BATCH else end
+            return len(self._in_play)
 
     def records(self) -> Iterator[ServerGameOpened]:
         """Every server game's record, oldest first."""

@@ -188,10 +188,17 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """A ``cascadia serve`` process on 127.0.0.1 and a free port."""
+    """A ``cascadia serve`` process on 127.0.0.1 and a free port (``args``: more options)."""
 
-    def __init__(self, home: Path, env: dict[str, str] | None = None, log: Path | None = None) -> None:
+    def __init__(
+        self,
+        home: Path,
+        env: dict[str, str] | None = None,
+        log: Path | None = None,
+        args: list[str] | None = None,
+    ) -> None:
         self.home = home
+        self.args = args or []
         self.env = {**os.environ, **(env or {})}
         self.log = log or home.parent / f"server-{id(self)}.log"
         self.process: subprocess.Popen[bytes] | None = None
@@ -210,6 +217,7 @@ class LiveServer:
             str(self.port),
             "--home",
             str(self.home),
+            *self.args,
         ]
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=self.env)

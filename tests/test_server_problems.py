@@ -108,7 +108,14 @@ def _early_mark(api: TestClient) -> httpx.Response:
     )
 
 
+def _shutting_down(api: TestClient) -> httpx.Response:
+    """Readiness while the process shuts down (as after SIGTERM)."""
+    api.app.state.hub.draining = True  # type: ignore[attr-defined]
+    return api.get("/readyz")
+
+
 TRIGGERS["mark-refused"] = _early_mark
+TRIGGERS["not-ready"] = _shutting_down
 
 
 def test_every_documented_problem_has_a_trigger() -> None:
