@@ -15,7 +15,7 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated
 
 import typer
-from cascadia.cli.common import HOME_HELP, console, run_app
+from cascadia.cli.common import console, run_app
 from cascadia.domain.options import RULES_VERSION
 
 COMMAND_MODULES = (
@@ -64,7 +64,15 @@ def main_options(
         bool,
         typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
     ] = False,
-    home: Annotated[str | None, typer.Option("--home", help=HOME_HELP, show_default=False)] = None,
+    home: Annotated[
+        str | None,
+        typer.Option(
+            "--home",
+            help="Data directory of the command that follows, as its own --home "
+            "(which wins when both are given).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Cascadia, event-sourced: play, simulate, store, replay, audit and analyse games.
 
