@@ -15,7 +15,7 @@ from cascadia.application.ingest import add_store
 from cascadia.application.simulation import simulate_and_store
 from cascadia.application.store import data_home
 from cascadia.bots.registry import seat_bots
-from cascadia.bots.simulation import Shard, parse_seed_range
+from cascadia.bots.simulation import Shard
 from cascadia.bots.tally import Tally
 from cascadia.cli.common import (
     HomeOption,
@@ -37,11 +37,11 @@ from cascadia.cli.game_options import (
     SalmonRunsOption,
     check_seed_option,
     options_from_flags,
+    seed_range,
 )
 from cascadia.cli.map_commands import run_campaign
 from cascadia.cli.viewer_option import AsPlayerOption, viewer_of
 from cascadia.domain.decisions import decisions_of
-from cascadia.domain.errors import InvalidOptionError
 from cascadia.projections.describe import plural, seat_name
 from cascadia.projections.player_view import player_view
 from cascadia.projections.render import (
@@ -121,13 +121,7 @@ def simulate(
     With --shard i/n only the seeds s with s mod n == i are played: run each
     shard anywhere (its own --home or database) and combine the pieces with
     `cascadia ingest` or `cascadia migrate`."""
-    if seeds is not None and (seed is not None or games is not None):
-        raise InvalidOptionError("give either --seeds START:STOP or --seed/--games, not both")
-    if seeds is not None:
-        first, stop = parse_seed_range(seeds)
-    else:
-        first = seed or 0
-        stop = first + (games or 1)
+    first, stop = seed_range(seed, games, seeds)
     part = Shard.parse(shard) if shard is not None else Shard()
     todo = part.seeds(first, stop)
     if map_name is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from cascadia.bots.simulation import parse_seed_range
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.options import RESTRICTIONS, GameOptions
 from cascadia.domain.rng import MAX_SEED
@@ -71,3 +72,14 @@ def options_from_flags(
         achievement_mode=mode,
         **restrictions,
     )
+
+
+def seed_range(seed: int | None, games: int | None, seeds: str | None) -> tuple[int, int]:
+    """The seeds ``start <= s < stop`` that ``--seed S --games N`` (default 0 and 1) or
+    ``--seeds START:STOP`` name; both forms at once are refused."""
+    if seeds is not None and (seed is not None or games is not None):
+        raise InvalidOptionError("give either --seeds START:STOP or --seed/--games, not both")
+    if seeds is not None:
+        return parse_seed_range(seeds)
+    start = seed or 0
+    return start, start + (games or 1)

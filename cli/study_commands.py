@@ -15,7 +15,6 @@ import typer
 from cascadia.application.study import DEFAULT_SHARD_SIZE, ShardOutput, StudyFolder, StudySpec
 from cascadia.application.study_runner import StudyReport, run_study
 from cascadia.bots.registry import seat_bots
-from cascadia.bots.simulation import parse_seed_range
 from cascadia.cli.common import JsonOption, console, err_console, print_json
 from cascadia.cli.game_options import (
     BalancedBagOption,
@@ -26,8 +25,8 @@ from cascadia.cli.game_options import (
     SalmonRunsOption,
     check_seed_option,
     options_from_flags,
+    seed_range,
 )
-from cascadia.domain.errors import InvalidOptionError
 from cascadia.projections.describe import plural
 from rich.progress import (
     BarColumn,
@@ -79,13 +78,7 @@ def study(
     `cascadia stats --home FOLDER` or `cascadia sql --home FOLDER`; check them with
     `cascadia audit FOLDER/shards`.
     """
-    if seeds is not None and (seed is not None or games is not None):
-        raise InvalidOptionError("give either --seeds START:STOP or --seed/--games, not both")
-    if seeds is not None:
-        start, stop = parse_seed_range(seeds)
-    else:
-        start = seed or 0
-        stop = start + (games or 1)
+    start, stop = seed_range(seed, games, seeds)
     options = options_from_flags(cards, balanced_bag, salmon_runs, elk_rings, no_majority, rule)
     spec = StudySpec(tuple(seat_bots(bot, players)), options, start, stop, shard_size)
     spec.check()

@@ -39,7 +39,7 @@ from cascadia.domain.events import (
     make_event,
 )
 from cascadia.replays.errors import LogFormatError, ReplayError
-from cascadia.replays.schema import decode_payload, options_problem, type_problem
+from cascadia.replays.schema import decode_payload, fields_problem, type_problem
 
 MAGIC = b"\x89CASCADIA\r\n\x1a\n"
 """The first 13 bytes of every log (a PNG-style signature: detects text-mode damage)."""
@@ -743,11 +743,7 @@ def _header_problem(value: dict[str, Any]) -> str | None:
         "cards": dict[str, str],
         "second_cards": dict[str, str] | None,
     }
-    for name, annotation in expected.items():
-        problem = type_problem(value[name], annotation, name)
-        if problem:
-            return problem
-    problem = options_problem(value["options"])
+    problem = fields_problem(value, expected)
     if problem:
         return problem
     try:

@@ -135,6 +135,16 @@ def _payload_checkers(type_name: str) -> tuple[tuple[str, Checker], ...]:
     return tuple((name, checker(hints[name])) for name in PAYLOAD_FIELDS[type_name])
 
 
+def fields_problem(value: dict[str, Any], expected: dict[str, Any]) -> str | None:
+    """Why a header's fields are not of the types ``expected`` names (then why its
+    ``options`` are not game options), or ``None``: logs and shards check headers alike."""
+    for name, annotation in expected.items():
+        problem = type_problem(value[name], annotation, name)
+        if problem:
+            return problem
+    return options_problem(value["options"])
+
+
 def options_problem(options: Any) -> str | None:
     """Why ``options`` is not a map of known game options of the right types, or ``None``."""
     if not isinstance(options, dict):

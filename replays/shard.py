@@ -39,7 +39,7 @@ from cascadia.domain.commands import (
 from cascadia.domain.errors import CommandFormatError
 from cascadia.replays.errors import LogFormatError, ReplayError
 from cascadia.replays.format import canonical, decode_bounded, open_regular, read_regular
-from cascadia.replays.schema import options_problem, type_problem
+from cascadia.replays.schema import fields_problem, type_problem
 
 SHARD_MAGIC = b"\x89CASCADIA-SHARD\r\n\x1a\n"
 SHARD_FORMAT = "cascadia-shard"
@@ -364,11 +364,7 @@ def _header_problem(value: dict[str, Any]) -> str | None:
         "body_size": int,
         "body_sha256": bytes,
     }
-    for name, annotation in expected.items():
-        problem = type_problem(value[name], annotation, name)
-        if problem:
-            return problem
-    problem = options_problem(value["options"])
+    problem = fields_problem(value, expected)
     if problem:
         return problem
     games = len(value["seeds"])
