@@ -1,0 +1,540 @@
+"""The position notation: a whole position, as one viewer sees it, in one line of text.
+
+:func:`position_of` takes what a viewer may see of a game state (hiding is decided by
+:func:`~cascadia.projections.player_view.player_view` alone), :func:`write_position`
+writes it and :func:`parse_position` reads it back: ``write_position(parse_position(text))
+== text`` for every text this module writes. docs/POSITION.md documents the fields; a
+malformed text raises :class:`PositionError`, which names the field and the column
+(1-based) of the offending character.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from urllib.parse import quote, unquote
+
+from cascadia.domain.components import CARD_LETTERS, HABITAT_TILE_COUNT, TILES, VARIANT_CARDS, WILDLIFE
+from cascadia.domain.errors import CascadiaError
+from cascadia.domain.options import RULES_VERSIONS, GameOptions
+from cascadia.domain.state import GameState, initial_tokens_per_species
+from cascadia.projections.player_view import EVERYTHING, SPECTATOR, Viewer, player_view
+
+MAGIC = "cascadia-pos1"
+"""The first field: the notation and its version."""
+SPECIES_LETTERS = "BESHF"
+"""bear, elk, salmon, hawk, fox: one capital each, in :data:`WILDLIFE` order."""
+LETTER_OF = dict(zip(WILDLIFE, SPECIES_LETTERS, strict=True))
+SPECIES_OF = dict(zip(SPECIES_LETTERS, WILDLIFE, strict=True))
+FIELDS: tuple[str, ...] = (
+    "header",
+    "viewer",
+    "rules",
+    "options",
+    "names",
+    "turn",
+    "to-move",
+    "cards",
+    "secret",
+    "nature",
+    "market",
+    "bag",
+    "stack",
+    "removed",
+)
+"""The fixed fields, in order; one ``board`` field per seat follows them."""
+_OPTION_FIELDS = {f.name: f for f in fields(GameOptions)}
+
+
+class PositionError(CascadiaError):
+    """A malformed position: the field, the column (1-based, in the whole text) of the
+    character found wrong, and why."""
+
+    def __init__(self, field: str, column: int, reason: str) -> None:
+        super().__init__(f"position field {field!r}, column {column}: {reason}")
+        self.field = field
+        self.column = column
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """One hex of a board: where, which tile, its rotation and its token (or ``None``)."""
+
+    q: int
+    r: int
+    tile: int
+    rotation: int
+    wildlife: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ToMove:
+    """Whose decision it is and how far their turn has gone (``None``: the game is over).
+
+    Before the take: whether the free three-of-a-kind wipe was used and a free choice
+    bought. After it: the pair held, where the tile went (``None``: not placed yet) and
+    whether the token was placed or returned."""
+
+    seat: int
+    three_wipe_used: bool = False
+    free_choice: bool = False
+    taken_tile: int | None = None
+    taken_wildlife: str | None = None
+    tile_hex: tuple[int, int] | None = None
+    wildlife_done: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A position as one viewer sees it. A card or secret card hidden from the viewer
+    is ``None`` (``?`` in the text, and in a card choice of ``options``)."""
+
+    viewer: Viewer
+    rules_version: str
+    options: tuple[tuple[str, str | bool], ...]
+    """The options that differ from the defaults, in :class:`GameOptions` order."""
+    names: tuple[str, ...]
+    turn: int
+    first_player: int
+    to_move: ToMove | None
+    cards: tuple[str | None, ...]
+    second_cards: tuple[str | None, ...] | None
+    secret_cards: tuple[str | None, ...]
+    secret_revealed: tuple[bool, ...]
+    nature_tokens: tuple[int, ...]
+    market: tuple[tuple[int | None, str | None], ...]
+    bag: tuple[int, ...]
+    stack_size: int
+    removed_tiles: tuple[int, ...]
+    removed_wildlife: tuple[int, ...]
+    boards: tuple[tuple[Placed, ...], ...]
+
+    @property
+    def finished(self) -> bool:
+        return self.to_move is None
+
+
+# -- from a game state ------------------------------------------------------------------
+
+
+def position_of(state: GameState, viewer: Viewer) -> Position:
+    """The position of ``state`` as ``viewer`` may see it (its hiding is the player view's)."""
+    view = player_view(state, viewer, scores=False)
+    ts = state.turn_state
+    to_move = (
+        None
+        if state.finished
+        else ToMove(
+            state.current,
+            ts.three_wipe_used,
+            ts.free_choice,
+            ts.taken_tile,
+            ts.taken_wildlife,
+            ts.tile_hex,
+            ts.wildlife_done,
+        )
+    )
+    default = GameOptions().to_dict()
+    options = tuple((name, value) for name, value in view["options"].items() if default.get(name) != value)
+    return Position(
+        viewer=viewer,
+        rules_version=state.rules_version,
+        options=options,
+        names=tuple(state.names),
+        turn=state.turn,
+        first_player=state.first_player,
+        to_move=to_move,
+        cards=tuple(view["cards"][species] for species in WILDLIFE),
+        second_cards=(
+            tuple(view["second_cards"][species] for species in WILDLIFE) if view["second_cards"] else None
+        ),
+        secret_cards=tuple(view["secret_cards"]),
+        secret_revealed=tuple(state.secret_revealed),
+        nature_tokens=tuple(p.nature_tokens for p in state.players),
+        market=tuple((slot["tile"], slot["wildlife"]) for slot in view["market"]),
+        bag=tuple(state.bag),
+        stack_size=state.stack_size,
+        removed_tiles=tuple(state.removed_tiles),
+        removed_wildlife=tuple(state.removed_wildlife),
+        boards=tuple(
+            tuple(Placed(h["q"], h["r"], h["tile"], h["rotation"], h["wildlife"]) for h in p["environment"])
+            for p in view["players"]
+        ),
+    )
+
+
+def format_position(state: GameState, viewer: Viewer) -> str:
+    """The notation of ``state`` as ``viewer`` may see it."""
+    return write_position(position_of(state, viewer))
+
+
+# -- writing ----------------------------------------------------------------------------
+
+
+def write_position(position: Position) -> str:
+    """The one-line text of ``position`` (docs/POSITION.md)."""
+    p = position
+    parts = [
+        MAGIC,
+        _write_viewer(p.viewer),
+        str(RULES_VERSIONS.index(p.rules_version) + 1),
+        _write_options(p.options),
+        ",".join(quote(name, safe="") for name in p.names),
+        f"{p.turn}:{p.first_player}",
+        _write_to_move(p.to_move),
+        _write_cards(p.cards) + ("" if p.second_cards is None else "+" + _write_cards(p.second_cards)),
+        _write_secret(p.secret_cards, p.secret_revealed),
+        ",".join(map(str, p.nature_tokens)),
+        ",".join(_write_slot(tile, token) for tile, token in p.market),
+        ",".join(map(str, p.bag)),
+        str(p.stack_size),
+        _write_removed(p.removed_tiles, p.removed_wildlife),
+        *(_write_board(board) for board in p.boards),
+    ]
+    return " ".join(parts)
+
+
+def _write_viewer(viewer: Viewer) -> str:
+    return "*" if viewer is EVERYTHING else "s" if viewer == SPECTATOR else str(viewer)
+
+
+def _write_options(options: Sequence[tuple[str, str | bool]]) -> str:
+    written = [
+        name if value is True else f"{name}={int(value) if isinstance(value, bool) else value}"
+        for name, value in options
+    ]
+    return ";".join(written) or "-"
+
+
+def _write_to_move(to_move: ToMove | None) -> str:
+    if to_move is None:
+        return "-"
+    m = to_move
+    if m.taken_tile is None:
+        flags = ("w" if m.three_wipe_used else "") + ("f" if m.free_choice else "")
+        return f"{m.seat}:take" + (f"+{flags}" if flags else "")
+    text = f"{m.seat}:place:{m.taken_tile}{LETTER_OF[m.taken_wildlife or '']}"
+    flags = ("w" if m.three_wipe_used else "") + ("f" if m.free_choice else "")
+    if flags:
+        text += f"+{flags}"
+    if m.tile_hex is not None:
+        text += f"@{m.tile_hex[0]},{m.tile_hex[1]}"
+    return text + ("!" if m.wildlife_done else "")
+
+
+def _write_cards(cards: Sequence[str | None]) -> str:
+    if cards and cards[0] in VARIANT_CARDS:
+        return str(cards[0])
+    return "".join(card or "?" for card in cards)
+
+
+def _write_secret(species: Sequence[str | None], revealed: Sequence[bool]) -> str:
+    if not species:
+        return "-"
+    return ",".join(
+        ("?" if s is None else LETTER_OF[s]) + ("*" if shown else "")
+        for s, shown in zip(species, revealed, strict=True)
+    )
+
+
+def _write_slot(tile: int | None, token: str | None) -> str:
+    return ("-" if tile is None else str(tile)) + ("-" if token is None else LETTER_OF[token])
+
+
+def _write_removed(tiles: Sequence[int], wildlife: Sequence[int]) -> str:
+    if not tiles and not any(wildlife):
+        return "-"
+    return ".".join(map(str, tiles)) + ":" + ",".join(map(str, wildlife))
+
+
+def _write_board(board: Sequence[Placed]) -> str:
+    return ";".join(
+        f"{h.tile}@{h.q},{h.r}"
+        + (f"r{h.rotation}" if h.rotation else "")
+        + (LETTER_OF[h.wildlife] if h.wildlife else "")
+        for h in board
+    )
+
+
+# -- parsing ----------------------------------------------------------------------------
+
+_INT = re.compile(r"0|[1-9][0-9]*")
+_SIGNED = r"-?(?:0|[1-9][0-9]*)"
+_TO_MOVE = re.compile(
+    rf"(?P<seat>{_INT.pattern}):(?:take(?:\+(?P<tflags>w?f?))?"
+    rf"|place:(?P<tile>{_INT.pattern})(?P<token>[{SPECIES_LETTERS}])(?:\+(?P<pflags>w?f?))?"
+    rf"(?:@(?P<q>{_SIGNED}),(?P<r>{_SIGNED}))?(?P<done>!)?)"
+)
+_SLOT = re.compile(rf"(?P<tile>{_INT.pattern}|-)(?P<token>[{SPECIES_LETTERS}-])")
+_HEX = re.compile(
+    rf"(?P<tile>{_INT.pattern})@(?P<q>{_SIGNED}),(?P<r>{_SIGNED})(?:r(?P<rot>[1-5]))?(?P<token>[{SPECIES_LETTERS}])?"
+)
+_SECRET = re.compile(rf"(?P<species>[{SPECIES_LETTERS}?])(?P<shown>\*)?")
+
+
+@dataclass(frozen=True, slots=True)
+class _Field:
+    """One field of the text: its name, its text and the column of its first character."""
+
+    name: str
+    text: str
+    column: int
+
+    def error(self, offset: int, reason: str) -> PositionError:
+        return PositionError(self.name, self.column + offset, reason)
+
+    def parts(self, separator: str) -> list[_Field]:
+        """The field split at ``separator``, each part with its own column."""
+        found, offset = [], 0
+        for piece in self.text.split(separator):
+            found.append(_Field(self.name, piece, self.column + offset))
+            offset += len(piece) + len(separator)
+        return found
+
+    def match(self, pattern: re.Pattern[str], what: str) -> re.Match[str]:
+        """The whole field matched by ``pattern``, or an error at the first character
+        the pattern could not take."""
+        found = pattern.fullmatch(self.text)
+        if found is None:
+            raise self.error(_first_bad(pattern, self.text), f"expected {what}, not {self.text!r}")
+        return found
+
+    def integer(self, what: str, high: int | None = None) -> int:
+        value = int(self.match(_INT, what).group())
+        if high is not None and value > high:
+            raise self.error(0, f"{what} is at most {high}, not {value}")
+        return value
+
+    def integers(self, separator: str, what: str, count: int | None = None) -> tuple[int, ...]:
+        parts = self.parts(separator)
+        if count is not None and len(parts) != count:
+            raise self.error(0, f"expected {count} {what} separated by {separator!r}, found {len(parts)}")
+        return tuple(part.integer(what) for part in parts)
+
+
+def _first_bad(pattern: re.Pattern[str], text: str) -> int:
+    """The offset of the first character ``pattern`` could not take: the end of the
+    longest prefix it matches, or the start when it matches none."""
+    prefix = pattern.match(text)
+    return prefix.end() if prefix is not None else 0
+
+
+def parse_position(text: str) -> Position:
+    """The position a text of :func:`write_position` names; :class:`PositionError`
+    (naming the field and the column of the character found wrong) for anything else."""
+    found = _Field("position", text, 1).parts(" ")
+    if len(found) < len(FIELDS) + 1:
+        missing = FIELDS[len(found)] if len(found) < len(FIELDS) else "board"
+        raise PositionError(missing, len(text) + 1, f"the text ends before the {missing} field")
+    named = {name: _Field(name, part.text, part.column) for name, part in zip(FIELDS, found, strict=False)}
+    boards = [
+        _Field(f"board {seat}", part.text, part.column) for seat, part in enumerate(found[len(FIELDS) :])
+    ]
+    if named["header"].text != MAGIC:
+        raise named["header"].error(0, f"a position starts with {MAGIC!r}")
+    names = tuple(unquote(part.text) for part in named["names"].parts(","))
+    players = len(names)
+    if len(boards) != players:
+        where = boards[players] if len(boards) > players else None
+        column = where.column if where else len(text) + 1
+        raise PositionError("board", column, f"{players} seats need {players} boards, found {len(boards)}")
+    options = _parse_options(named["options"])
+    option_values = dict(options)
+    market_size = 3 if option_values.get("market_of_three") is True else 4
+    cards, second = _parse_cards(named["cards"])
+    secret, revealed = _parse_secret(named["secret"], players)
+    turn_field, first_field = _pair(named["turn"], ":", "turn:first seat")
+    market = _parse_market(named["market"], market_size)
+    removed_tiles, removed_wildlife = _parse_removed(named["removed"])
+    position = Position(
+        viewer=_parse_viewer(named["viewer"], players),
+        rules_version=RULES_VERSIONS[named["rules"].integer("a rules version", len(RULES_VERSIONS)) - 1],
+        options=options,
+        names=names,
+        turn=turn_field.integer("a turn number"),
+        first_player=first_field.integer("a seat", players - 1),
+        to_move=_parse_to_move(named["to-move"], players),
+        cards=cards,
+        second_cards=second,
+        secret_cards=secret,
+        secret_revealed=revealed,
+        nature_tokens=named["nature"].integers(",", "nature-token counts", players),
+        market=market,
+        bag=named["bag"].integers(",", "bag counts", len(WILDLIFE)),
+        stack_size=named["stack"].integer("a stack size", HABITAT_TILE_COUNT),
+        removed_tiles=removed_tiles,
+        removed_wildlife=removed_wildlife,
+        boards=tuple(_parse_board(board) for board in boards),
+    )
+    _check_tiles(position, named, boards)
+    _check_tokens(position, named["bag"])
+    return position
+
+
+def _pair(field: _Field, separator: str, what: str) -> tuple[_Field, _Field]:
+    parts = field.parts(separator)
+    if len(parts) != 2:
+        raise field.error(0, f"expected {what}, not {field.text!r}")
+    return parts[0], parts[1]
+
+
+def _parse_viewer(field: _Field, players: int) -> Viewer:
+    if field.text == "*":
+        return EVERYTHING
+    if field.text == "s":
+        return SPECTATOR
+    return field.integer("a seat, s (spectator) or * (everything)", players - 1)
+
+
+def _parse_options(field: _Field) -> tuple[tuple[str, str | bool], ...]:
+    if field.text == "-":
+        return ()
+    options: list[tuple[str, str | bool]] = []
+    for part in field.parts(";"):
+        name, _, value = part.text.partition("=")
+        known = _OPTION_FIELDS.get(name)
+        if known is None:
+            raise part.error(0, f"unknown option {name!r}")
+        default = getattr(GameOptions(), name)
+        if isinstance(default, bool):
+            if value not in ("", "0"):
+                raise part.error(len(name), f"{name} is written bare (on) or {name}=0 (off)")
+            options.append((name, value == ""))
+        else:
+            if not value:
+                raise part.error(len(name), f"{name} needs =VALUE")
+            options.append((name, value))
+    order = list(_OPTION_FIELDS)
+    if [name for name, _ in options] != sorted((name for name, _ in options), key=order.index):
+        raise field.error(0, "options are written in their documented order, each once")
+    return tuple(options)
+
+
+def _parse_cards(field: _Field) -> tuple[tuple[str | None, ...], tuple[str | None, ...] | None]:
+    sets = field.parts("+")
+    if len(sets) > 2:
+        raise sets[2].error(-1, "at most two card sets")
+    first = _parse_card_set(sets[0])
+    second = _parse_card_set(sets[1]) if len(sets) == 2 else None
+    return first, second
+
+
+def _parse_card_set(field: _Field) -> tuple[str | None, ...]:
+    if field.text in VARIANT_CARDS:
+        return (field.text,) * len(WILDLIFE)
+    if len(field.text) != len(WILDLIFE):
+        raise field.error(0, f"expected five card letters (A-D or ?) or a variant card, not {field.text!r}")
+    for offset, letter in enumerate(field.text):
+        if letter not in CARD_LETTERS and letter != "?":
+            raise field.error(offset, f"a card is A, B, C, D or ?, not {letter!r}")
+    return tuple(None if letter == "?" else letter for letter in field.text)
+
+
+def _parse_secret(field: _Field, players: int) -> tuple[tuple[str | None, ...], tuple[bool, ...]]:
+    if field.text == "-":
+        return (), ()
+    parts = field.parts(",")
+    if len(parts) != players:
+        raise field.error(0, f"expected one secret card per seat ({players}), found {len(parts)}")
+    matches = [part.match(_SECRET, "a species letter or ?, then * once revealed") for part in parts]
+    species = tuple(SPECIES_OF.get(m["species"]) for m in matches)
+    return species, tuple(m["shown"] is not None for m in matches)
+
+
+def _parse_to_move(field: _Field, players: int) -> ToMove | None:
+    if field.text == "-":
+        return None
+    m = field.match(_TO_MOVE, "SEAT:take[+wf] or SEAT:place:TILE SPECIES[+wf][@Q,R][!]")
+    seat = int(m["seat"])
+    if seat >= players:
+        raise field.error(0, f"seat {seat}: the game has seats 0 to {players - 1}")
+    if m["tile"] is None:
+        flags = m["tflags"] or ""
+        return ToMove(seat, "w" in flags, "f" in flags)
+    flags = m["pflags"] or ""
+    tile = _tile(field, m.start("tile"), int(m["tile"]), HABITAT_TILE_COUNT)
+    hex_ = (int(m["q"]), int(m["r"])) if m["q"] is not None else None
+    return ToMove(seat, "w" in flags, "f" in flags, tile, SPECIES_OF[m["token"]], hex_, m["done"] is not None)
+
+
+def _tile(field: _Field, offset: int, tile: int, bound: int) -> int:
+    if tile >= bound:
+        raise field.error(offset, f"tile {tile}: ids go from 0 to {bound - 1}")
+    return tile
+
+
+def _parse_market(field: _Field, size: int) -> tuple[tuple[int | None, str | None], ...]:
+    parts = field.parts(",")
+    if len(parts) != size:
+        raise field.error(0, f"expected {size} market slots, found {len(parts)}")
+    slots = []
+    for part in parts:
+        m = part.match(_SLOT, "a slot: a tile id or -, then a species letter or -")
+        tile = None if m["tile"] == "-" else _tile(part, 0, int(m["tile"]), HABITAT_TILE_COUNT)
+        slots.append((tile, SPECIES_OF.get(m["token"])))
+    return tuple(slots)
+
+
+def _parse_removed(field: _Field) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    if field.text == "-":
+        return (), (0,) * len(WILDLIFE)
+    tiles, counts = _pair(field, ":", "TILE.TILE...:five counts")
+    ids = tiles.integers(".", "tile ids") if tiles.text else ()
+    return ids, counts.integers(",", "removed token counts", len(WILDLIFE))
+
+
+def _parse_board(field: _Field) -> tuple[Placed, ...]:
+    placed = []
+    seen: set[tuple[int, int]] = set()
+    for part in field.parts(";"):
+        m = part.match(_HEX, "TILE@Q,R[rN][SPECIES]")
+        q, r = int(m["q"]), int(m["r"])
+        if (q, r) in seen:
+            raise part.error(m.start("q"), f"two tiles at {q},{r}")
+        seen.add((q, r))
+        tile = _tile(part, 0, int(m["tile"]), len(TILES))
+        token = SPECIES_OF[m["token"]] if m["token"] else None
+        placed.append(Placed(q, r, tile, int(m["rot"] or 0), token))
+    if [(h.q, h.r) for h in placed] != sorted(seen):
+        raise field.error(0, "a board lists its hexes in order of q, then r")
+    return tuple(placed)
+
+
+def _check_tiles(position: Position, named: dict[str, _Field], boards: Sequence[_Field]) -> None:
+    """Each tile is in one place at most: the market, the hand, a board or out of the game."""
+    held = position.to_move.taken_tile if position.to_move and position.to_move.tile_hex is None else None
+    places: list[tuple[_Field, list[int]]] = [
+        (named["market"], [tile for tile, _ in position.market if tile is not None]),
+        (named["to-move"], [] if held is None else [held]),
+        (named["removed"], list(position.removed_tiles)),
+        *((field, [h.tile for h in board]) for field, board in zip(boards, position.boards, strict=True)),
+    ]
+    seen: set[int] = set()
+    for field, tiles in places:
+        for tile in tiles:
+            if tile in seen:
+                raise field.error(0, f"tile {tile} is in two places")
+            seen.add(tile)
+
+
+def _check_tokens(position: Position, bag: _Field) -> None:
+    """Every species' tokens add up: in the bag, the market, the hand, on the boards and
+    out of the game, as many as the game started with."""
+    options = GameOptions(balanced_bag=dict(position.options).get("balanced_bag") is True)
+    start = initial_tokens_per_species(options, len(position.names))
+    m = position.to_move
+    held = (
+        m.taken_wildlife if m is not None and m.taken_wildlife is not None and not m.wildlife_done else None
+    )
+    for i, species in enumerate(WILDLIFE):
+        count = (
+            position.bag[i]
+            + position.removed_wildlife[i]
+            + sum(token == species for _, token in position.market)
+            + (held == species)
+            + sum(h.wildlife == species for board in position.boards for h in board)
+        )
+        if count != start:
+            raise bag.error(0, f"{count} {species} tokens in play and in the bag, not {start}")
