@@ -10,7 +10,6 @@ malformed text raises :class:`PositionError`, which names the field and the colu
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from urllib.parse import quote, unquote
@@ -260,19 +259,6 @@ def _write_board(board: Sequence[Placed]) -> str:
 
 # -- parsing ----------------------------------------------------------------------------
 
-_INT = re.compile(r"0|[1-9][0-9]*")
-_SIGNED = r"-?(?:0|[1-9][0-9]*)"
-_TO_MOVE = re.compile(
-    rf"(?P<seat>{_INT.pattern}):(?:take(?:\+(?P<tflags>w?f?))?"
-    rf"|place:(?P<tile>{_INT.pattern})(?P<token>[{SPECIES_LETTERS}])(?:\+(?P<pflags>w?f?))?"
-    rf"(?:@(?P<q>{_SIGNED}),(?P<r>{_SIGNED}))?(?P<done>!)?)"
-)
-_SLOT = re.compile(rf"(?P<tile>{_INT.pattern}|-)(?P<token>[{SPECIES_LETTERS}-])")
-_HEX = re.compile(
-    rf"(?P<tile>{_INT.pattern})@(?P<q>{_SIGNED}),(?P<r>{_SIGNED})(?:r(?P<rot>[1-5]))?(?P<token>[{SPECIES_LETTERS}])?"
-)
-_SECRET = re.compile(rf"(?P<species>[{SPECIES_LETTERS}?])(?P<shown>\*)?")
-
 
 @dataclass(frozen=True, slots=True)
 class _Field:
@@ -293,38 +279,78 @@ class _Field:
             offset += len(piece) + len(separator)
         return found
 
-    def match(self, pattern: re.Pattern[str], what: str) -> re.Match[str]:
-        """The whole field matched by ``pattern``, or an error at the first character
-        the pattern could not take."""
-        found = pattern.fullmatch(self.text)
-        if found is None:
-            raise self.error(_first_bad(pattern, self.text), f"expected {what}, not {self.text!r}")
-        return found
-
     def integer(self, what: str, high: int | None = None) -> int:
-        value = int(self.match(_INT, what).group())
-        if high is not None and value > high:
-            raise self.error(0, f"{what} is at most {high}, not {value}")
+        """The whole field as a whole number from 0 to ``high``."""
+        scan = _Scanner(self)
+        value = scan.number(what, high=high)
+        scan.end(what)
         return value
 
-    def integers(self, separator: str, what: str, count: int | None = None) -> tuple[int, ...]:
+    def integers(
+        self, separator: str, what: str, count: int | None = None, high: int | None = None
+    ) -> tuple[int, ...]:
         parts = self.parts(separator)
         if count is not None and len(parts) != count:
             raise self.error(0, f"expected {count} {what} separated by {separator!r}, found {len(parts)}")
-        return tuple(part.integer(what) for part in parts)
+        return tuple(part.integer(what, high) for part in parts)
 
 
-def _first_bad(pattern: re.Pattern[str], text: str) -> int:
-    """The offset of the first character ``pattern`` could not take: the end of the
-    longest prefix it matches, or the start when it matches none."""
-    prefix = pattern.match(text)
-    return prefix.end() if prefix is not None else 0
+class _Scanner:
+    """Reads a field character by character; an error names the character it stopped at."""
+
+    def __init__(self, field: _Field) -> None:
+        self.field = field
+        self.text = field.text
+        self.at = 0
+
+    def fail(self, expected: str, at: int | None = None) -> PositionError:
+        at = self.at if at is None else at
+        found = repr(self.text[at]) if at < len(self.text) else "the end of the field"
+        return self.field.error(at, f"expected {expected}, found {found}")
+
+    def take(self, literal: str) -> bool:
+        """Consume ``literal`` if it comes next."""
+        if self.text.startswith(literal, self.at):
+            self.at += len(literal)
+            return True
+        return False
+
+    def expect(self, literal: str) -> None:
+        if not self.take(literal):
+            raise self.fail(repr(literal))
+
+    def letter(self, allowed: str, what: str) -> str:
+        char = self.text[self.at : self.at + 1]
+        if not char or char not in allowed:
+            raise self.fail(what)
+        self.at += 1
+        return char
+
+    def number(self, what: str, signed: bool = False, high: int | None = None) -> int:
+        """A whole number (with ``signed``, perhaps negative), no leading zeros, at most ``high``."""
+        start = self.at
+        negative = signed and self.take("-")
+        digits = self.at
+        while self.text[self.at : self.at + 1].isdigit() and self.text[self.at].isascii():
+            self.at += 1
+        if self.at == digits or (self.text[digits] == "0" and self.at - digits > 1):
+            raise self.fail(what, digits if self.at == digits else digits + 1)
+        value = int(self.text[digits : self.at]) * (-1 if negative else 1)
+        if high is not None and value > high:
+            raise self.field.error(start, f"expected {what} up to {high}, found {value}")
+        return value
+
+    def end(self, what: str) -> None:
+        if self.at != len(self.text):
+            raise self.fail(f"the end of {what}")
 
 
 def parse_position(text: str) -> Position:
     """The position a text of :func:`write_position` names; :class:`PositionError`
     (naming the field and the column of the character found wrong) for anything else."""
     found = _Field("position", text, 1).parts(" ")
+    if found[0].text != MAGIC:
+        raise PositionError("header", 1, f"a position starts with {MAGIC!r}")
     if len(found) < len(FIELDS) + 1:
         missing = FIELDS[len(found)] if len(found) < len(FIELDS) else "board"
         raise PositionError(missing, len(text) + 1, f"the text ends before the {missing} field")
@@ -332,14 +358,12 @@ def parse_position(text: str) -> Position:
     boards = [
         _Field(f"board {seat}", part.text, part.column) for seat, part in enumerate(found[len(FIELDS) :])
     ]
-    if named["header"].text != MAGIC:
-        raise named["header"].error(0, f"a position starts with {MAGIC!r}")
-    names = tuple(unquote(part.text) for part in named["names"].parts(","))
+    names = _parse_names(named["names"])
     players = len(names)
     if len(boards) != players:
         where = boards[players] if len(boards) > players else None
         column = where.column if where else len(text) + 1
-        raise PositionError("board", column, f"{players} seats need {players} boards, found {len(boards)}")
+        raise PositionError("board", column, f"the names field names {players} seat(s), so as many boards")
     options = _parse_options(named["options"])
     option_values = dict(options)
     market_size = 3 if option_values.get("market_of_three") is True else 4
@@ -350,7 +374,7 @@ def parse_position(text: str) -> Position:
     removed_tiles, removed_wildlife = _parse_removed(named["removed"])
     position = Position(
         viewer=_parse_viewer(named["viewer"], players),
-        rules_version=RULES_VERSIONS[named["rules"].integer("a rules version", len(RULES_VERSIONS)) - 1],
+        rules_version=_parse_rules(named["rules"]),
         options=options,
         names=names,
         turn=turn_field.integer("a turn number"),
@@ -378,6 +402,28 @@ def _pair(field: _Field, separator: str, what: str) -> tuple[_Field, _Field]:
     if len(parts) != 2:
         raise field.error(0, f"expected {what}, not {field.text!r}")
     return parts[0], parts[1]
+
+
+def _parse_rules(field: _Field) -> str:
+    """The rules version by its number: 1 for ``cascadia-rules-1``, ..."""
+    if field.text == "0":
+        raise field.error(0, f"expected a rules version from 1 to {len(RULES_VERSIONS)}, found '0'")
+    return RULES_VERSIONS[field.integer("a rules version", len(RULES_VERSIONS)) - 1]
+
+
+def _parse_names(field: _Field) -> tuple[str, ...]:
+    """The seat names, each percent-encoded (UTF-8) as :func:`urllib.parse.quote` writes it."""
+    names = []
+    for part in field.parts(","):
+        try:
+            name = unquote(part.text, errors="strict")
+        except UnicodeDecodeError:
+            raise part.error(0, "a name is percent-encoded UTF-8") from None
+        if quote(name, safe="") != part.text:
+            bad = next((i for i, c in enumerate(part.text) if c != quote(c, safe="") and c != "%"), 0)
+            raise part.error(bad, "a name is percent-encoded: letters, digits and -._~ as they are")
+        names.append(name)
+    return tuple(names)
 
 
 def _parse_viewer(field: _Field, players: int) -> Viewer:
@@ -438,31 +484,50 @@ def _parse_secret(field: _Field, players: int) -> tuple[tuple[str | None, ...], 
     parts = field.parts(",")
     if len(parts) != players:
         raise field.error(0, f"expected one secret card per seat ({players}), found {len(parts)}")
-    matches = [part.match(_SECRET, "a species letter or ?, then * once revealed") for part in parts]
-    species = tuple(SPECIES_OF.get(m["species"]) for m in matches)
-    return species, tuple(m["shown"] is not None for m in matches)
+    species, revealed = [], []
+    for part in parts:
+        scan = _Scanner(part)
+        species.append(SPECIES_OF.get(scan.letter(SPECIES_LETTERS + "?", "a species letter or ?")))
+        revealed.append(scan.take("*"))
+        scan.end("a secret card")
+    return tuple(species), tuple(revealed)
 
 
 def _parse_to_move(field: _Field, players: int) -> ToMove | None:
+    """``-``, ``SEAT:take[+FLAGS]`` or ``SEAT:place:TILE SPECIES[+FLAGS][@Q,R][!]``."""
     if field.text == "-":
         return None
-    m = field.match(_TO_MOVE, "SEAT:take[+wf] or SEAT:place:TILE SPECIES[+wf][@Q,R][!]")
-    seat = int(m["seat"])
-    if seat >= players:
-        raise field.error(0, f"seat {seat}: the game has seats 0 to {players - 1}")
-    if m["tile"] is None:
-        flags = m["tflags"] or ""
-        return ToMove(seat, "w" in flags, "f" in flags)
-    flags = m["pflags"] or ""
-    tile = _tile(field, m.start("tile"), int(m["tile"]), HABITAT_TILE_COUNT)
-    hex_ = (int(m["q"]), int(m["r"])) if m["q"] is not None else None
-    return ToMove(seat, "w" in flags, "f" in flags, tile, SPECIES_OF[m["token"]], hex_, m["done"] is not None)
+    scan = _Scanner(field)
+    seat = scan.number("a seat (or - when the game is over)", high=players - 1)
+    scan.expect(":")
+    if scan.take("take"):
+        wipe, free = _flags(scan)
+        scan.end("the to-move field")
+        return ToMove(seat, wipe, free)
+    if not scan.take("place:"):
+        raise scan.fail("'take' or 'place:'")
+    tile = scan.number("the tile held", high=HABITAT_TILE_COUNT - 1)
+    token = SPECIES_OF[scan.letter(SPECIES_LETTERS, "the species held")]
+    wipe, free = _flags(scan)
+    hex_ = (scan.number("q", signed=True), _after(scan, ",", "r")) if scan.take("@") else None
+    done = scan.take("!")
+    scan.end("the to-move field")
+    return ToMove(seat, wipe, free, tile, token, hex_, done)
 
 
-def _tile(field: _Field, offset: int, tile: int, bound: int) -> int:
-    if tile >= bound:
-        raise field.error(offset, f"tile {tile}: ids go from 0 to {bound - 1}")
-    return tile
+def _flags(scan: _Scanner) -> tuple[bool, bool]:
+    """``+w``, ``+f`` or ``+wf`` (the three-of-a-kind wipe used, free choice bought), or nothing."""
+    if not scan.take("+"):
+        return False, False
+    wipe, free = scan.take("w"), scan.take("f")
+    if not (wipe or free):
+        raise scan.fail("w or f")
+    return wipe, free
+
+
+def _after(scan: _Scanner, separator: str, what: str) -> int:
+    scan.expect(separator)
+    return scan.number(what, signed=True)
 
 
 def _parse_market(field: _Field, size: int) -> tuple[tuple[int | None, str | None], ...]:
@@ -471,9 +536,11 @@ def _parse_market(field: _Field, size: int) -> tuple[tuple[int | None, str | Non
         raise field.error(0, f"expected {size} market slots, found {len(parts)}")
     slots = []
     for part in parts:
-        m = part.match(_SLOT, "a slot: a tile id or -, then a species letter or -")
-        tile = None if m["tile"] == "-" else _tile(part, 0, int(m["tile"]), HABITAT_TILE_COUNT)
-        slots.append((tile, SPECIES_OF.get(m["token"])))
+        scan = _Scanner(part)
+        tile = None if scan.take("-") else scan.number("a tile id or -", high=HABITAT_TILE_COUNT - 1)
+        token = SPECIES_OF.get(scan.letter(SPECIES_LETTERS + "-", "a species letter or -"))
+        scan.end("a market slot")
+        slots.append((tile, token))
     return tuple(slots)
 
 
@@ -481,25 +548,35 @@ def _parse_removed(field: _Field) -> tuple[tuple[int, ...], tuple[int, ...]]:
     if field.text == "-":
         return (), (0,) * len(WILDLIFE)
     tiles, counts = _pair(field, ":", "TILE.TILE...:five counts")
-    ids = tiles.integers(".", "tile ids") if tiles.text else ()
+    ids = tiles.integers(".", "tile ids", high=HABITAT_TILE_COUNT - 1) if tiles.text else ()
     return ids, counts.integers(",", "removed token counts", len(WILDLIFE))
 
 
 def _parse_board(field: _Field) -> tuple[Placed, ...]:
-    placed = []
-    seen: set[tuple[int, int]] = set()
+    """``TILE@Q,R[rN][SPECIES]`` for each hex, separated by ``;``, in order of (q, r)."""
+    placed: list[Placed] = []
     for part in field.parts(";"):
-        m = part.match(_HEX, "TILE@Q,R[rN][SPECIES]")
-        q, r = int(m["q"]), int(m["r"])
-        if (q, r) in seen:
-            raise part.error(m.start("q"), f"two tiles at {q},{r}")
-        seen.add((q, r))
-        tile = _tile(part, 0, int(m["tile"]), len(TILES))
-        token = SPECIES_OF[m["token"]] if m["token"] else None
-        placed.append(Placed(q, r, tile, int(m["rot"] or 0), token))
-    if [(h.q, h.r) for h in placed] != sorted(seen):
-        raise field.error(0, "a board lists its hexes in order of q, then r")
+        scan = _Scanner(part)
+        tile = scan.number("a tile id", high=len(TILES) - 1)
+        scan.expect("@")
+        at = scan.at
+        q, r = scan.number("q", signed=True), _after(scan, ",", "r")
+        if placed and (q, r) <= (placed[-1].q, placed[-1].r):
+            raise part.error(at, "a board lists its hexes once each, in order of q, then r")
+        rotation = _rotation(scan) if scan.take("r") else 0
+        token = (
+            SPECIES_OF[scan.letter(SPECIES_LETTERS, "a species letter")] if scan.at < len(part.text) else None
+        )
+        scan.end("a hex")
+        placed.append(Placed(q, r, tile, rotation, token))
     return tuple(placed)
+
+
+def _rotation(scan: _Scanner) -> int:
+    """A rotation after ``r``: 1 to 5 (rotation 0 is written as nothing)."""
+    if scan.text[scan.at : scan.at + 1] == "0":
+        raise scan.fail("a rotation 1-5")
+    return scan.number("a rotation", high=5)
 
 
 def _check_tiles(position: Position, named: dict[str, _Field], boards: Sequence[_Field]) -> None:
