@@ -104,11 +104,15 @@ def _cards(position: Position, rng: DrawStream) -> tuple[dict[str, str], dict[st
 def _secret(position: Position, seat: int) -> str:
     """Seat ``seat``'s secret card; when hidden, one of the species whose card the viewer
     may not see, the hidden seats taking them in order (which seat holds which does not
-    change the game: only the letters score, and those are drawn)."""
+    change the game: only the letters score, and those are drawn); with a variant card,
+    which hides no letter, one of the species no seat is seen holding."""
     species = position.secret_cards[seat]
     if species is not None:
         return species
-    unseen = [s for s, card in zip(WILDLIFE, position.cards, strict=True) if card is None]
+    known = set(position.secret_cards)
+    unseen = [s for s, card in zip(WILDLIFE, position.cards, strict=True) if card is None] or [
+        s for s in WILDLIFE if s not in known
+    ]
     return unseen[sum(s is None for s in position.secret_cards[:seat])]
 
 

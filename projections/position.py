@@ -10,6 +10,7 @@ malformed text raises :class:`PositionError`, which names the field and the colu
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from urllib.parse import quote, unquote
@@ -224,9 +225,10 @@ def _write_to_move(to_move: ToMove | None) -> str:
 
 
 def _write_cards(cards: Sequence[str | None]) -> str:
-    if cards and cards[0] in VARIANT_CARDS:
-        return str(cards[0])
-    return "".join(card or "?" for card in cards)
+    """Five letters (``?`` hidden), or the variant card every species uses: a variant
+    card hides nothing, even when it is a secret card."""
+    variant = next((card for card in cards if card in VARIANT_CARDS), None)
+    return variant or "".join(card or "?" for card in cards)
 
 
 def _write_secret(species: Sequence[str | None], revealed: Sequence[bool]) -> str:
@@ -415,13 +417,20 @@ def _parse_names(field: _Field) -> tuple[str, ...]:
     """The seat names, each percent-encoded (UTF-8) as :func:`urllib.parse.quote` writes it."""
     names = []
     for part in field.parts(","):
+        text = part.text
+        for i, char in enumerate(text):
+            if char == "%":
+                bad = re.fullmatch("[0-9A-F]{2}", text[i + 1 : i + 3]) is None
+            else:
+                bad = quote(char, safe="") != char
+            if bad:
+                raise part.error(i, f"a name is percent-encoded UTF-8 (%XX), not {char!r}")
         try:
-            name = unquote(part.text, errors="strict")
+            name = unquote(text, errors="strict")
         except UnicodeDecodeError:
             raise part.error(0, "a name is percent-encoded UTF-8") from None
-        if quote(name, safe="") != part.text:
-            bad = next((i for i, c in enumerate(part.text) if c != quote(c, safe="") and c != "%"), 0)
-            raise part.error(bad, "a name is percent-encoded: letters, digits and -._~ as they are")
+        if quote(name, safe="") != text:
+            raise part.error(text.find("%"), "a name escapes only what needs it")
         names.append(name)
     return tuple(names)
 
