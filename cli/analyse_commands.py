@@ -70,10 +70,12 @@ def analyse(
     file: Annotated[Path | None, typer.Argument(help="A log file (.cascadia).")] = None,
     position: Annotated[
         str | None,
-        typer.Option("--position", help="Rank the moves of this position (docs/POSITION.md) instead."),
+        typer.Option(
+            "--position", metavar="TEXT", help="Rank the moves of this position (docs/POSITION.md) instead."
+        ),
     ] = None,
     moves: Annotated[
-        int, typer.Option("--moves", help="With --position: how many candidate moves to rank.")
+        int, typer.Option("--moves", metavar="N", help="With --position: how many candidate moves to rank.")
     ] = DEFAULT_MOVES,
     bot: Annotated[
         str, typer.Option("--bot", help="The analysing bot: greedy, or search@N (N rollouts a move).")
@@ -101,6 +103,10 @@ def analyse(
     if (file is None) == (position is None):
         raise InvalidOptionError("analyse a log file or a --position, one of the two")
     if position is not None:
+        if seat is not None or bot != DEFAULT_BOT:
+            raise InvalidOptionError(
+                "--seat and --bot judge a log's moves; --position ranks the search bot's"
+            )
         analyse_position(position, budget, moves, json_output)
         return
     assert file is not None
