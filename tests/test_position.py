@@ -14,6 +14,7 @@ from cascadia.bots.position_game import position_game
 from cascadia.bots.registry import make_bots
 from cascadia.cli.common import load_game
 from cascadia.domain.commands import parse
+from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 from cascadia.projections.player_view import EVERYTHING, SPECTATOR, hidden_species
@@ -200,3 +201,27 @@ def test_the_commands_print_and_analyse_a_stored_position(cli, tmp_path) -> None
     )
     assert (code, out) == (1, "")
     assert err.startswith("error: position field 'header', column 1") and err.count("\n") == 1
+
+
+def test_the_environments_start_from_a_position() -> None:
+    from cascadia.bots.agents.gym_env import CascadiaEnv
+    from cascadia.bots.agents.pettingzoo_env import CascadiaAECEnv
+
+    game = _secret_game()
+    text = format_position(game.state, game.current_player)
+    env = CascadiaEnv(opponents=["random", "random"], seat=game.current_player)
+    _, info = env.reset(seed=1, options={"position": text})
+    assert env.episode is not None
+    assert format_position(env.episode.game.state, game.current_player) == text
+    rng = random.Random(0)
+    finished = False
+    while not finished:
+        legal = [action for action, ok in enumerate(info["action_mask"]) if ok]
+        _, _, finished, _, info = env.step(rng.choice(legal))
+    with pytest.raises(InvalidOptionError, match="no log"):
+        env.export_log("unused.cascadia")
+    aec = CascadiaAECEnv(players=3)
+    aec.reset(seed=2, options={"position": text})
+    assert aec.agent_selection == f"seat_{game.current_player}"
+    with pytest.raises(InvalidOptionError, match="seats"):
+        CascadiaAECEnv(players=2).reset(seed=2, options={"position": text})
