@@ -224,6 +224,17 @@ $("play").addEventListener("click", (event) => {
   event.currentTarget.textContent = "Pause";
   timer = setInterval(() => (current >= S.length - 1 ? stop() : show(current + 1)), 800);
 });
+$("copy").addEventListener("click", () => {
+  // the position notation of the point shown (docs/POSITION.md); a prompt where the
+  // clipboard is not available (some file: pages)
+  const text = S[current].position;
+  const copied = () => {
+    $("copy").textContent = "Copied";
+    setTimeout(() => { $("copy").textContent = "Copy position"; }, 1500);
+  };
+  if (navigator.clipboard) navigator.clipboard.writeText(text).then(copied, () => window.prompt("Position", text));
+  else window.prompt("Position", text);
+});
 slider.addEventListener("input", () => { stop(); show(+slider.value); });
 document.addEventListener("keydown", (e) => {
   if (e.target === slider || e.altKey || e.ctrlKey || e.metaKey) return;

@@ -433,6 +433,25 @@ def test_viewer_fits_without_sideways_scrolling(browsers, viewer_file, width):
     assert not js_errors(driver)
 
 
+def test_viewer_copies_the_position_shown(browsers, viewer_file):
+    from cascadia.projections.position import parse_position
+
+    driver = browsers()
+    driver.get(viewer_file.as_uri())
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#score-rows tr"))
+    driver.execute_script(
+        "Object.defineProperty(navigator, 'clipboard', {value: {writeText: (t) =>"
+        " { window.__copied = t; return Promise.resolve(); }}})"
+    )
+    for _ in range(2):
+        driver.find_element(By.ID, "next").click()
+    driver.find_element(By.ID, "copy").click()
+    wait(driver, lambda d: d.find_element(By.ID, "copy").text == "Copied", 5)
+    position = parse_position(driver.execute_script("return window.__copied"))
+    assert position.turn == 3 and position.viewer is None and len(position.boards) == 4
+    assert not js_errors(driver)
+
+
 def test_viewer_shows_each_turns_analysis_and_moves_the_graph_cursor(browsers, tmp_path):
     from cascadia.bots.analysis import analyse_log
     from cascadia.replays.format import LogHeader, write_log

@@ -225,3 +225,14 @@ def test_the_environments_start_from_a_position() -> None:
     assert aec.agent_selection == f"seat_{game.current_player}"
     with pytest.raises(InvalidOptionError, match="seats"):
         CascadiaAECEnv(players=2).reset(seed=2, options={"position": text})
+
+
+def test_the_replay_viewer_holds_each_points_position_as_its_viewer_sees_it() -> None:
+    from cascadia.replays.viewer import viewer_data
+
+    game = _secret_game()
+    events = game.collect_events()
+    for viewer in (0, SPECTATOR):
+        snapshots = viewer_data(events, viewer)["snapshots"]
+        assert snapshots[-1]["position"] == format_position(game.state, viewer)
+        assert all(parse_position(s["position"]).viewer == viewer for s in snapshots)
