@@ -394,6 +394,7 @@ def parse_position(text: str) -> Position:
         removed_wildlife=removed_wildlife,
         boards=tuple(_parse_board(board) for board in boards),
     )
+    _check_options(position, named)
     _check_tiles(position, named, boards)
     _check_tokens(position, named["bag"])
     return position
@@ -444,26 +445,30 @@ def _parse_viewer(field: _Field, players: int) -> Viewer:
 
 
 def _parse_options(field: _Field) -> tuple[tuple[str, str | bool], ...]:
+    """``-``, or the options that differ from the defaults, ``;``-separated, in the
+    order of the :class:`GameOptions` fields: ``name`` (on), ``name=0`` (off), ``name=value``."""
     if field.text == "-":
         return ()
+    order = list(_OPTION_FIELDS)
+    defaults = GameOptions()
     options: list[tuple[str, str | bool]] = []
     for part in field.parts(";"):
-        name, _, value = part.text.partition("=")
-        known = _OPTION_FIELDS.get(name)
-        if known is None:
+        name, _, text = part.text.partition("=")
+        if name not in _OPTION_FIELDS:
             raise part.error(0, f"unknown option {name!r}")
-        default = getattr(GameOptions(), name)
+        if options and order.index(name) <= order.index(options[-1][0]):
+            raise part.error(0, f"{name} comes before {options[-1][0]}, and each option once")
+        default = getattr(defaults, name)
+        value: str | bool = text
         if isinstance(default, bool):
-            if value not in ("", "0"):
+            if text not in ("", "0"):
                 raise part.error(len(name), f"{name} is written bare (on) or {name}=0 (off)")
-            options.append((name, value == ""))
-        else:
-            if not value:
-                raise part.error(len(name), f"{name} needs =VALUE")
-            options.append((name, value))
-    order = list(_OPTION_FIELDS)
-    if [name for name, _ in options] != sorted((name for name, _ in options), key=order.index):
-        raise field.error(0, "options are written in their documented order, each once")
+            value = text == ""
+        elif not text:
+            raise part.error(len(name), f"{name} needs =VALUE")
+        if value == default:
+            raise part.error(0, f"{name} is the default: only options that differ are written")
+        options.append((name, value))
     return tuple(options)
 
 
@@ -586,6 +591,22 @@ def _rotation(scan: _Scanner) -> int:
     if scan.text[scan.at : scan.at + 1] == "0":
         raise scan.fail("a rotation 1-5")
     return scan.number("a rotation", high=5)
+
+
+def _check_options(position: Position, named: dict[str, _Field]) -> None:
+    """The options make a game (a hidden card of a card choice read as any letter), and
+    the cards and secret fields are there exactly when the options call for them."""
+    options = dict(position.options)
+    if "cards" in options:
+        options["cards"] = str(options["cards"]).replace("?", "A")
+    try:
+        game_options = GameOptions.from_dict(options)
+    except CascadiaError as error:
+        raise named["options"].error(0, str(error)) from None
+    if game_options.two_card_sets != (position.second_cards is not None):
+        raise named["cards"].error(0, "two card sets (joined by +) exactly when two_card_sets is on")
+    if game_options.secret_cards != bool(position.secret_cards):
+        raise named["secret"].error(0, "one secret card per seat exactly when secret_cards is on, else -")
 
 
 def _check_tiles(position: Position, named: dict[str, _Field], boards: Sequence[_Field]) -> None:
