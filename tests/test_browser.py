@@ -508,6 +508,21 @@ def market_tokens(driver: WebDriver) -> list[str]:
     return [g.get_attribute("data-wildlife") for g in driver.find_elements(By.CSS_SELECTOR, "g.market-token")]
 
 
+def test_the_play_page_copies_the_seats_position(server, browsers, monkeypatch):
+    from cascadia.projections.position import parse_position
+
+    driver, _ = open_seat(server, browsers, monkeypatch, 11)
+    driver.execute_script(
+        "Object.defineProperty(navigator, 'clipboard', {value: {writeText: (t) =>"
+        " { window.__copied = t; return Promise.resolve(); }}})"
+    )
+    driver.find_element(By.ID, "copy-position").click()
+    wait(driver, lambda d: d.find_element(By.ID, "copy-position").text == "Copied", 5)
+    position = parse_position(driver.execute_script("return window.__copied"))
+    assert position.viewer == 0 and position.to_move is not None and position.to_move.seat == 0
+    assert not js_errors(driver)
+
+
 def test_the_three_alike_wipe_and_a_nature_token_wipe_by_clicking(server, browsers, monkeypatch):
     from cascadia.domain.components import TILES
 
