@@ -241,3 +241,10 @@ def test_the_replay_viewer_holds_each_points_position_as_its_viewer_sees_it() ->
         snapshots = viewer_data(events, viewer)["snapshots"]
         assert snapshots[-1]["position"] == format_position(game.state, viewer)
         assert all(parse_position(s["position"]).viewer == viewer for s in snapshots)
+
+
+def test_position_explains_the_notation_and_needs_a_game_otherwise(cli) -> None:
+    code, out, _ = cli("position", "--explain", home=False)
+    assert code in (0, None) and out.startswith("# The position notation") and "| to-move |" in out
+    code, out, err = cli("position")
+    assert (code, out) == (1, "") and err.startswith("error: name a game")
