@@ -209,19 +209,17 @@ def _write_options(options: Sequence[tuple[str, str | bool]]) -> str:
 
 
 def _write_to_move(to_move: ToMove | None) -> str:
+    """``-``, ``SEAT:take[+FLAGS]`` or ``SEAT:place:TILE SPECIES[+FLAGS][@Q,R][!]``."""
     if to_move is None:
         return "-"
     m = to_move
-    if m.taken_tile is None:
-        flags = ("w" if m.three_wipe_used else "") + ("f" if m.free_choice else "")
-        return f"{m.seat}:take" + (f"+{flags}" if flags else "")
-    text = f"{m.seat}:place:{m.taken_tile}{LETTER_OF[m.taken_wildlife or '']}"
     flags = ("w" if m.three_wipe_used else "") + ("f" if m.free_choice else "")
-    if flags:
-        text += f"+{flags}"
-    if m.tile_hex is not None:
-        text += f"@{m.tile_hex[0]},{m.tile_hex[1]}"
-    return text + ("!" if m.wildlife_done else "")
+    flags = f"+{flags}" if flags else ""
+    if m.taken_tile is None or m.taken_wildlife is None:
+        return f"{m.seat}:take{flags}"
+    placed = "" if m.tile_hex is None else f"@{m.tile_hex[0]},{m.tile_hex[1]}"
+    done = "!" if m.wildlife_done else ""
+    return f"{m.seat}:place:{m.taken_tile}{LETTER_OF[m.taken_wildlife]}{flags}{placed}{done}"
 
 
 def _write_cards(cards: Sequence[str | None]) -> str:
