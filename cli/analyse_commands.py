@@ -97,15 +97,15 @@ def analyse(
     2, mistake from 5, blunder from 10.
 
     With --position TEXT instead of a log: the seat to move's best candidate moves
-    (the search bot's), ranked by expected final total (`cascadia position GAME`
-    prints a stored game's position).
+    (the search bot's; after the take, the ways to finish the turn), ranked by
+    expected final total (`cascadia position GAME` prints a stored game's position).
     """
     if (file is None) == (position is None):
         raise InvalidOptionError("analyse a log file or a --position, one of the two")
     if position is not None:
         if seat is not None or bot != DEFAULT_BOT:
             raise InvalidOptionError(
-                "--seat and --bot judge a log's moves; --position ranks the search bot's"
+                "--seat and --bot judge a log's moves; --position ranks its own candidates"
             )
         analyse_position(position, budget, moves, json_output)
         return

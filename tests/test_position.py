@@ -13,7 +13,7 @@ from cascadia.bots.position_analysis import rank_moves
 from cascadia.bots.position_game import position_game
 from cascadia.bots.registry import make_bots
 from cascadia.cli.common import load_game
-from cascadia.domain.commands import parse
+from cascadia.domain.commands import PlaceTile, ReturnWildlife, Take, parse
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
@@ -180,6 +180,26 @@ def test_ranked_moves_are_legal_in_the_real_game() -> None:
         real = Game(game.state.copy())
         for command in row.text.split("; "):
             real.execute(parse(command))
+
+
+@pytest.mark.parametrize("done", [(), ("tile",), ("token",)])
+def test_a_turn_past_its_take_ranks_the_ways_to_finish_it(done: tuple[str, ...]) -> None:
+    game = _secret_game()
+    game.execute(Take(*game.legal_takes()[0]))
+    if "tile" in done:
+        (q, r), rotation = game.legal_tile_placements()[0]
+        game.execute(PlaceTile(q, r, rotation))
+    if "token" in done:
+        game.execute(ReturnWildlife())
+    position = parse_position(format_position(game.state, game.current_player))
+    ranked = rank_moves(position, budget=1, moves=3)
+    assert 1 <= len(ranked) <= 3
+    for row in ranked:
+        real = Game(game.state.copy())
+        turn = real.state.turn
+        for command in row.text.split("; "):
+            real.execute(parse(command))
+        assert real.state.turn == turn + 1
 
 
 def test_the_commands_print_and_analyse_a_stored_position(cli, tmp_path) -> None:
