@@ -87,12 +87,12 @@ class CascadiaEnv(gymnasium.Env[Observation, int]):
         game_seed = episode_seed(seed, self.np_random)
         position = (options or {}).get("position")
         if position is not None:
-            self.episode = Episode.from_position(position, game_seed, len(self.names))
-            ts = self.episode.game.state.turn_state
-            if self.episode.game.current_player != self.seat and ts.has_taken:
+            episode = Episode.from_position(position, game_seed, len(self.names))
+            if episode.game.current_player != self.seat and episode.game.state.turn_state.has_taken:
                 raise InvalidOptionError(
                     "a bot's turn in the position is past its take: the bots plan whole turns"
                 )
+            self.episode = episode
         else:
             self.episode = Episode.start(game_seed, self.names, self.options, recorded_bots(self.names))
         self._bots = {
