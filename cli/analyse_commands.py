@@ -1,7 +1,9 @@
-"""``cascadia analyse``: every decision of a game log against an analysing bot's.
+"""``cascadia analyse``: every decision of a game log against an analysing bot's, or
+(``--position TEXT``) the ranked moves of one position (docs/POSITION.md).
 
 The log is audited in full first; a bad log ends the command with one line ``error:
-...`` and exit code 1 before anything is analysed (:mod:`cascadia.bots.analysis`).
+...`` and exit code 1 before anything is analysed (:mod:`cascadia.bots.analysis`); so
+does a malformed position (the error names its field and column).
 """
 
 from __future__ import annotations
@@ -11,7 +13,11 @@ from typing import Annotated
 
 import typer
 from cascadia.bots.analysis import DEFAULT_BOT, DEFAULT_BUDGET, MOVE, TAGS, TurnAnalysis, analyse_log
+from cascadia.bots.position_analysis import DEFAULT_MOVES, rank_moves
 from cascadia.cli.common import console, print_json
+from cascadia.domain.errors import InvalidOptionError
+from cascadia.projections.describe import seat_name
+from cascadia.projections.position import parse_position
 
 INDENT = " " * 6
 
@@ -43,8 +49,34 @@ def print_row(row: TurnAnalysis) -> None:
         console.print(f"{INDENT}bot:    {row.best}", markup=False)
 
 
+def analyse_position(text: str, budget: int, moves: int, json_output: bool) -> None:
+    """Print the ranked moves of the position ``text`` (one JSON object a move with ``--json``)."""
+    position = parse_position(text)
+    ranked = rank_moves(position, budget, moves)
+    if json_output:
+        print_json([row.to_dict() for row in ranked])
+        return
+    assert position.to_move is not None  # rank_moves refuses a finished game
+    console.print(
+        f"turn {position.turn}, {seat_name(list(position.names), position.to_move.seat)} to move "
+        f"(futures: {budget})\npoints: now, and the expected final total",
+        markup=False,
+    )
+    for rank, row in enumerate(ranked, 1):
+        console.print(f"{rank:>3} {row.immediate:>4} {row.expected:>7.2f}  {row.text}", markup=False)
+
+
 def analyse(
-    file: Annotated[Path, typer.Argument(help="A log file (.cascadia).")],
+    file: Annotated[Path | None, typer.Argument(help="A log file (.cascadia).")] = None,
+    position: Annotated[
+        str | None,
+        typer.Option(
+            "--position", metavar="TEXT", help="Rank the moves of this position (docs/POSITION.md) instead."
+        ),
+    ] = None,
+    moves: Annotated[
+        int, typer.Option("--moves", metavar="N", help="With --position: how many candidate moves to rank.")
+    ] = DEFAULT_MOVES,
     bot: Annotated[
         str, typer.Option("--bot", help="The analysing bot: greedy, or search@N (N rollouts a move).")
     ] = DEFAULT_BOT,
@@ -63,7 +95,21 @@ def analyse(
     from what is unrevealed, seeded by the game id: never the log's own draws), the
     rest of the game played by greedy rollouts. Tags by points lost: inaccuracy from
     2, mistake from 5, blunder from 10.
+
+    With --position TEXT instead of a log: the seat to move's best candidate moves
+    (the search bot's; after the take, the ways to finish the turn), ranked by
+    expected final total (`cascadia position GAME` prints a stored game's position).
     """
+    if (file is None) == (position is None):
+        raise InvalidOptionError("analyse a log file or a --position, one of the two")
+    if position is not None:
+        if seat is not None or bot != DEFAULT_BOT:
+            raise InvalidOptionError(
+                "--seat and --bot judge a log's moves; --position ranks its own candidates"
+            )
+        analyse_position(position, budget, moves, json_output)
+        return
+    assert file is not None
     header, analysis = analyse_log(file, bot, budget, seat)
     if json_output:
         for row in analysis:
@@ -85,4 +131,6 @@ def analyse(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("analyse", short_help="Judge every move of a game against a bot's.")(analyse)
+    app.command("analyse", short_help="Judge every move of a game against a bot's, or rank a position's.")(
+        analyse
+    )

@@ -21,6 +21,7 @@ from cascadia.domain.options import RULES_VERSION
 COMMAND_MODULES = (
     "cascadia.cli.play_commands",
     "cascadia.cli.game_commands",
+    "cascadia.cli.position_commands",
     "cascadia.cli.study_commands",
     "cascadia.cli.tournament_commands",
     "cascadia.cli.score_commands",

@@ -1,5 +1,6 @@
 """The documents installed with the package (package data), for the commands that print
-them: ``cascadia rules --full``, ``cascadia stats --explain``, ``stats NAME --explain``."""
+them: ``cascadia rules --full``, ``cascadia stats --explain``, ``stats NAME --explain``,
+``cascadia position --explain``."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ DOCUMENTS = {
     "stats": ("cascadia.analytics", "STATS.md"),
     "schema": ("cascadia.analytics", "SCHEMA.md"),
     "format": ("cascadia.replays", "FORMAT.md"),
+    "position": ("cascadia.docs", "POSITION.md"),
 }
 """Each document by name: the package that ships it and its file name."""
 

@@ -10,7 +10,9 @@ the token placed ringed), the market, the bag and the stack, the running scores 
 :func:`~cascadia.projections.game_scores.score_state`, and the turn's events in words;
 at the end a banner names the winner (a solo game: its rating). Given a viewer (a seat,
 or a spectator), every point of the game shows only what that viewer may see then
-(:func:`~cascadia.projections.player_view.player_view`).
+(:func:`~cascadia.projections.player_view.player_view`). A "Copy position" button copies
+the point shown in the position notation (docs/POSITION.md), for ``cascadia analyse
+--position``.
 
 Drawing: the page draws with the browser client's own module, ``server/static/draw.js``,
 inlined here (its ``export`` keywords dropped) in front of ``replays/viewer_page.js``, so
@@ -43,6 +45,7 @@ from cascadia.domain.state import GameState, evolve
 from cascadia.domain.timeline import TurnPoints
 from cascadia.projections.describe import describe_event, plural
 from cascadia.projections.player_view import EVERYTHING, Viewer, check_viewer, player_view
+from cascadia.projections.position import format_position
 from cascadia.projections.render import render_cards
 from cascadia.projections.score_graph import TAG_COLOURS, score_graph_svg
 from cascadia.replays.audit import verify
@@ -129,6 +132,7 @@ def viewer_data(events: Sequence[ev.GameEvent], viewer: Viewer = EVERYTHING) -> 
                 "scores": _score_rows(seen["scores"]),
                 "rating": seen["scores"]["solo_rating"],
                 "events": [describe_event(e, names, seen) for e in pending],
+                "position": format_position(state, viewer),
             }
         )
         pending.clear()
@@ -369,6 +373,7 @@ script-src 'unsafe-inline'; img-src data:">
 <button id="play">Play</button>
 <button id="next" title="Next turn (Right arrow)" aria-label="next turn">&#x25B6;</button>
 <button id="last" title="Last turn (End)" aria-label="last turn">&#x25B6;|</button>
+<button id="copy" title="Copy this position (for cascadia analyse --position)">Copy position</button>
 <input id="slider" type="range" min="0" max="{last}" value="0" aria-label="turn">
 <span id="label" aria-live="polite"></span>
 </div>

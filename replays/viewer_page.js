@@ -1,7 +1,7 @@
 // The HTML replay viewer's page script (replays/viewer.py inlines it after draw.js).
 // It reads the game's snapshots from the JSON block and shows one point of the game.
 import {
-  HABITATS, SPECIES, boardView, commonViews, drawBoard, drawMarket, habitatChip, speciesChip, svgRoot,
+  HABITATS, SPECIES, boardView, commonViews, copyText, drawBoard, drawMarket, habitatChip, speciesChip, svgRoot,
 } from "./draw.js";
 
 const D = JSON.parse(document.getElementById("game-data").textContent);
@@ -224,6 +224,7 @@ $("play").addEventListener("click", (event) => {
   event.currentTarget.textContent = "Pause";
   timer = setInterval(() => (current >= S.length - 1 ? stop() : show(current + 1)), 800);
 });
+$("copy").addEventListener("click", (e) => copyText(S[current].position, e.currentTarget));
 slider.addEventListener("input", () => { stop(); show(+slider.value); });
 document.addEventListener("keydown", (e) => {
   if (e.target === slider || e.altKey || e.ctrlKey || e.metaKey) return;

@@ -18,6 +18,7 @@ from typing import Any
 from cascadia.domain.events import GameEvent, GameStarted, ScoringCardsDrawn, SecretCardsDealt
 from cascadia.domain.state import GameState
 from cascadia.projections.player_view import EVERYTHING, SPECTATOR, player_view
+from cascadia.projections.position import format_position
 
 Masks = dict[str, Any] | None
 """What to put in place of the hidden parts of a game's events for one viewer (``None``:
@@ -29,8 +30,10 @@ def _viewer(viewer: int | None) -> int | str:
 
 
 def state_for(state: GameState, viewer: int | None) -> dict[str, Any]:
-    """The state as ``viewer`` may see it (everything, the seed included, after the end)."""
-    return player_view(state, EVERYTHING if state.finished else _viewer(viewer))
+    """The state as ``viewer`` may see it (everything, the seed included, after the end),
+    with its ``position`` in the position notation (docs/POSITION.md)."""
+    shown = EVERYTHING if state.finished else _viewer(viewer)
+    return {**player_view(state, shown), "position": format_position(state, shown)}
 
 
 def masks_for(state: GameState, viewer: int | None) -> Masks:

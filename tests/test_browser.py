@@ -433,6 +433,25 @@ def test_viewer_fits_without_sideways_scrolling(browsers, viewer_file, width):
     assert not js_errors(driver)
 
 
+def test_viewer_copies_the_position_shown(browsers, viewer_file):
+    from cascadia.projections.position import parse_position
+
+    driver = browsers()
+    driver.get(viewer_file.as_uri())
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#score-rows tr"))
+    driver.execute_script(
+        "Object.defineProperty(navigator, 'clipboard', {value: {writeText: (t) =>"
+        " { window.__copied = t; return Promise.resolve(); }}})"
+    )
+    for _ in range(2):
+        driver.find_element(By.ID, "next").click()
+    driver.find_element(By.ID, "copy").click()
+    wait(driver, lambda d: d.find_element(By.ID, "copy").text == "Copied", 5)
+    position = parse_position(driver.execute_script("return window.__copied"))
+    assert position.turn == 3 and position.viewer is None and len(position.boards) == 4
+    assert not js_errors(driver)
+
+
 def test_viewer_shows_each_turns_analysis_and_moves_the_graph_cursor(browsers, tmp_path):
     from cascadia.bots.analysis import analyse_log
     from cascadia.replays.format import LogHeader, write_log
@@ -487,6 +506,21 @@ def open_seat(server: str, browsers, monkeypatch, seed: int) -> tuple[WebDriver,
 
 def market_tokens(driver: WebDriver) -> list[str]:
     return [g.get_attribute("data-wildlife") for g in driver.find_elements(By.CSS_SELECTOR, "g.market-token")]
+
+
+def test_the_play_page_copies_the_seats_position(server, browsers, monkeypatch):
+    from cascadia.projections.position import parse_position
+
+    driver, _ = open_seat(server, browsers, monkeypatch, 11)
+    driver.execute_script(
+        "Object.defineProperty(navigator, 'clipboard', {value: {writeText: (t) =>"
+        " { window.__copied = t; return Promise.resolve(); }}})"
+    )
+    driver.find_element(By.ID, "copy-position").click()
+    wait(driver, lambda d: d.find_element(By.ID, "copy-position").text == "Copied", 5)
+    position = parse_position(driver.execute_script("return window.__copied"))
+    assert position.viewer == 0 and position.to_move is not None and position.to_move.seat == 0
+    assert not js_errors(driver)
 
 
 def test_the_three_alike_wipe_and_a_nature_token_wipe_by_clicking(server, browsers, monkeypatch):

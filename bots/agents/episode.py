@@ -10,12 +10,15 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 from cascadia.bots.agents.actions import execute, mask
+from cascadia.bots.position_game import position_game
 from cascadia.domain.commands import Command
+from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.events import GameEvent
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 from cascadia.domain.rng import MAX_SEED
 from cascadia.projections.game_scores import score_state
+from cascadia.projections.position import Position, parse_position
 from cascadia.replays.format import LogHeader, write_log
 from cascadia.replays.scores import final_score_sheet
 
@@ -33,20 +36,43 @@ def episode_seed(seed: int | None, rng: np.random.Generator) -> int:
 class Episode:
     """A game, the events it has emitted so far and the legal actions now."""
 
-    def __init__(
-        self,
-        seed: int,
-        names: int | Sequence[str],
-        options: GameOptions | None = None,
-        bots: list[dict[str, Any] | None] | None = None,
-    ) -> None:
-        self.game = Game.start(seed, names, options, bots=bots)
+    def __init__(self, game: Game) -> None:
+        self.game = game
         self.events: list[GameEvent] = self.game.collect_events()
+        self.from_start = bool(self.events)
+        """Whether the episode holds the game's events from its start (a game built from
+        a position has none before it)."""
         self._legal: npt.NDArray[np.int8] = np.zeros(0, dtype=np.int8)
         self._legal_at = -1
         self._scored_key: list[tuple[int, int, int]] = []
         self._totals: list[int] = []
         self._rewarded = [0] * len(self.game.state.players)
+
+    @classmethod
+    def start(
+        cls,
+        seed: int,
+        names: int | Sequence[str],
+        options: GameOptions | None = None,
+        bots: list[dict[str, Any] | None] | None = None,
+    ) -> Episode:
+        """An episode of a new game (:meth:`Game.start`)."""
+        return cls(Game.start(seed, names, options, bots=bots))
+
+    @classmethod
+    def from_position(cls, position: str | Position, seed: int, players: int) -> Episode:
+        """An episode from ``position`` (docs/POSITION.md: its text or its value), what its
+        viewer could not see drawn from ``seed`` (:mod:`cascadia.bots.position_game`);
+        :class:`InvalidOptionError` unless it has ``players`` seats and a move to make."""
+        if isinstance(position, str):
+            position = parse_position(position)
+        if len(position.names) != players:
+            raise InvalidOptionError(
+                f"the position has {len(position.names)} seats, the environment {players}"
+            )
+        if position.finished:
+            raise InvalidOptionError("the position's game is over: no episode to play")
+        return cls(position_game(position, seed))
 
     @property
     def legal(self) -> npt.NDArray[np.int8]:
@@ -93,6 +119,9 @@ class Episode:
 
     def export_log(self, path: str | os.PathLike[str]) -> int:
         """Write the episode so far as a ``.cascadia`` log (``cascadia audit`` checks it;
-        the final score sheet once the game is over); its size in bytes."""
+        the final score sheet once the game is over); its size in bytes. An episode
+        started from a position has no log (its game's first events are unknown)."""
+        if not self.from_start:
+            raise InvalidOptionError("an episode started from a position has no log to export")
         state = self.game.state
         return write_log(path, LogHeader.from_events(self.events), self.events, final_score_sheet(state))

@@ -16,6 +16,9 @@ inside :meth:`CascadiaEnv.step`, so that every step is a decision of the agent.
   majority); ``reward="final"`` is its final score when the game ends.
 - Seeding: ``reset(seed=n)`` plays the game of seed ``n``, the bots seeded from it as
   ``cascadia simulate`` seeds them; without a seed, one is drawn from ``np_random``.
+- Starting from a position: ``reset(seed=n, options={"position": TEXT})`` (the position
+  notation, docs/POSITION.md); what its viewer could not see is drawn from the seed. Such
+  an episode has no log to export.
 - :meth:`CascadiaEnv.export_log` writes the episode as a ``.cascadia`` log, the bots
   recorded in it.
 """
@@ -76,11 +79,22 @@ class CascadiaEnv(gymnasium.Env[Observation, int]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
-        """Start a new game and let the bots play until the agent's first decision
-        (``options`` is not used: the game's options are the constructor's)."""
+        """Start a new game and let the bots play until the agent's first decision. With
+        ``options={"position": TEXT}`` the game starts from that position (docs/POSITION.md,
+        what its viewer could not see drawn from the seed; its options are the position's),
+        which has a bot's turn before its take, or the agent's turn anywhere."""
         super().reset(seed=seed)
         game_seed = episode_seed(seed, self.np_random)
-        self.episode = Episode(game_seed, self.names, self.options, recorded_bots(self.names))
+        position = (options or {}).get("position")
+        if position is not None:
+            episode = Episode.from_position(position, game_seed, len(self.names))
+            if episode.game.current_player != self.seat and episode.game.state.turn_state.has_taken:
+                raise InvalidOptionError(
+                    "a bot's turn in the position is past its take: the bots plan whole turns"
+                )
+            self.episode = episode
+        else:
+            self.episode = Episode.start(game_seed, self.names, self.options, recorded_bots(self.names))
         self._bots = {
             seat: make(game_seed, seat)
             for seat, name in enumerate(self.names)

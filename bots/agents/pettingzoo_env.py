@@ -13,6 +13,9 @@ the tile, the token).
 - Seeding: ``reset(seed=n)`` plays the game of seed ``n`` (the events of ``cascadia``'s
   game of that seed and seats); without a seed, the next game's seed is drawn from the
   environment's generator (seeded by the last seed given).
+- Starting from a position: ``reset(seed=n, options={"position": TEXT})`` (the position
+  notation, docs/POSITION.md); what its viewer could not see is drawn from the seed. Such
+  an episode has no log to export.
 - :meth:`CascadiaAECEnv.export_log` writes the episode as a ``.cascadia`` log.
 """
 
@@ -65,11 +68,17 @@ class CascadiaAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game (``options`` is accepted as the API asks and not used: the
-        game's options are the constructor's)."""
+        """Start a new game; with ``options={"position": TEXT}``, from that position
+        (docs/POSITION.md, what its viewer could not see drawn from the seed; the game's
+        options are then the position's, else the constructor's)."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        self.episode = Episode(episode_seed(seed, self._rng), self.players, self.options)
+        game_seed = episode_seed(seed, self._rng)
+        position = (options or {}).get("position")
+        if position is not None:
+            self.episode = Episode.from_position(position, game_seed, self.players)
+        else:
+            self.episode = Episode.start(game_seed, self.players, self.options)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -390,3 +390,17 @@ export function tileSvg(tile, rotation, { matches = [], token = null } = {}) {
   svg.append(tileBody(tile, rotation, token, { matches }));
   return svg;
 }
+
+/** Copy ``text`` (a position, docs/POSITION.md) to the clipboard and say so on ``button``
+ * for a moment; where the clipboard is not available (some file: pages), show it in a
+ * prompt to copy by hand. */
+export function copyText(text, button) {
+  const label = button.textContent;
+  const copied = () => {
+    button.textContent = "Copied";
+    setTimeout(() => { button.textContent = label; }, 1500);
+  };
+  const byHand = () => window.prompt("Position", text);
+  if (navigator.clipboard) navigator.clipboard.writeText(text).then(copied, byHand);
+  else byHand();
+}

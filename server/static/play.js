@@ -6,7 +6,7 @@
 // hexes of the tile with its legal rotations (previewed, matching edges marked), and
 // the legal token targets. A move is chosen first, then confirmed with a button.
 import { ApiError, api, seatToken, serverOptions } from "./api.js";
-import { boardView, drawBoard, drawMarket, matchingEdges, speciesChip, tileSvg } from "./draw.js";
+import { boardView, copyText, drawBoard, drawMarket, matchingEdges, speciesChip, tileSvg } from "./draw.js";
 import { $, GameFeed, drawEnd, drawShared, h, known, pageParams, showError } from "./game.js";
 import { drawMarks } from "./marks.js";
 
@@ -240,4 +240,7 @@ async function start() {
   }
 }
 
+$("copy-position").addEventListener("click", (e) => {
+  if (view) copyText(view.state.position, e.currentTarget);
+});
 start();
