@@ -8,12 +8,14 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import server_support
 from cascadia.bots.registry import bot_for_turn
 from cascadia.bots.seat_game import seat_game
 from cascadia.cli.remote_seat import RemoteError, follow, parse_join_link
@@ -22,7 +24,7 @@ from cascadia.domain.options import GameOptions
 from cascadia.projections.player_view import player_view
 from cascadia.replays.audit import audit_file
 from cascadia.server.views import event_for, masks_for
-from server_support import LiveServer, bearer
+from server_support import LiveServer, bearer, next_command
 
 ROOT = Path(__file__).resolve().parents[1]
 CASCADIA = str(Path(sys.executable).parent / "cascadia")
@@ -149,6 +151,48 @@ def test_cascadia_bot_plays_a_whole_game(server: LiveServer, tmp_path: Path) -> 
     decisions = done.stderr.splitlines()
     assert len(decisions) >= 3 * 20 and all(line.startswith("turn ") for line in decisions)
     _assert_audits(server.url, game["game_id"], tmp_path / "game.cascadia")
+
+
+def test_cascadia_bot_follows_its_game_across_a_server_restart(
+    server: LiveServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server stops (its streams end with ``server-closing``) while ``cascadia bot``
+    waits for the other seat, and starts again on the same port: the bot reconnects
+    after the last event it saw and plays on to the end."""
+    game = _create(server.url, [{"name": "remote"}, {"name": "human"}])
+    gid, token = game["game_id"], game["seats"][1]["token"]
+    command = [CASCADIA, "bot", "--link", _link(server.url, game, 0), "--bot", "random", "--seed", "5"]
+    bot = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _until_turn(server.url, gid, token)
+        server.stop()
+        monkeypatch.setattr(server_support, "free_port", lambda: server.port)
+        server.start()
+        while not _public(server.url, gid)["finished"]:
+            view = _until_turn(server.url, gid, token)
+            if not view["finished"]:
+                body = {"command": next_command(view), "expected_version": view["version"]}
+                answer = httpx.post(
+                    f"{server.url}/api/games/{gid}/commands", headers=bearer(token), json=body
+                )
+                assert answer.status_code == 200, answer.text
+        out, err = bot.communicate(timeout=60)
+    finally:
+        bot.kill()
+    assert bot.returncode == 0, err
+    assert "the stream dropped after version" in err and len(out.splitlines()) == 2
+    _assert_audits(server.url, gid, tmp_path / "game.cascadia")
+
+
+def _until_turn(url: str, game_id: str, token: str) -> dict[str, Any]:
+    """The view of ``token``'s seat once it is to move (or the game is over)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        view = httpx.get(f"{url}/api/games/{game_id}", headers=bearer(token), timeout=10).json()
+        if view["your_turn"] or view["finished"]:
+            return view
+        time.sleep(0.05)
+    raise AssertionError("the seat was not to move within 60 s")
 
 
 def test_cascadia_bot_refuses_an_unknown_bot_and_a_bad_link() -> None:
