@@ -109,7 +109,7 @@ def bot(
     make_bot = bot_factory(name)
     if make_bot is None:
         raise fail(unknown_bot_message(name))
-    client = SeatClient(parse_join_link(link, server))
+    client = SeatClient(parse_join_link(link, server), note=_say)
     seat = RemoteSeat(client, make_bot, secrets.randbits(63) if seed is None else seed, _say)
     sheet = seat.play()
     for player in sheet["players"]:

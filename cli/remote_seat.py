@@ -65,11 +65,24 @@ class Answer:
 
 
 class SeatClient:
-    """The requests of one seat (its token in every ``Authorization`` header)."""
+    """The requests of one seat (its token in every ``Authorization`` header). A request
+    the server does not answer (down, restarting) is sent again, ``retries`` times at
+    most, each time told to ``note``: safe for a command too, which names the version it
+    was decided on (stored already, it is refused with 409 the second time)."""
 
-    def __init__(self, link: JoinLink, timeout: float = 30.0) -> None:
+    def __init__(
+        self,
+        link: JoinLink,
+        timeout: float = 30.0,
+        retries: int = MAX_RETRIES,
+        note: Callable[[str], None] = lambda line: None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self.link = link
         self.timeout = timeout
+        self.retries = retries
+        self.note = note
+        self.sleep = sleep
         self.base = f"{link.server}/api/games/{link.game_id}"
 
     def _request(
@@ -85,7 +98,20 @@ class SeatClient:
         return request
 
     def _json(self, method: str, path: str, body: Any = None) -> Answer:
-        request = self._request(method, path, body)
+        failures = 0
+        while True:
+            try:
+                return self._send(self._request(method, path, body))
+            except (OSError, http.client.HTTPException) as error:
+                reason = getattr(error, "reason", error)
+                if failures == self.retries:
+                    raise RemoteError(f"cannot reach {self.link.server}: {reason}") from None
+                failures += 1
+                self.note(f"{method} {path or '/'}: no answer ({reason}); trying again")
+                self.sleep(RETRY_SECONDS)
+
+    def _send(self, request: urllib.request.Request) -> Answer:
+        """One request: its answer, a refusal's problem details included."""
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 return Answer(response.status, json.load(response))
@@ -96,8 +122,6 @@ class SeatClient:
                 return Answer(error.code, json.loads(text))
             except ValueError:
                 return Answer(error.code, {"detail": text.decode(errors="replace")})
-        except (urllib.error.URLError, OSError) as error:
-            raise RemoteError(f"cannot reach {self.link.server}: {getattr(error, 'reason', error)}") from None
 
     def _ok(self, answer: Answer, what: str) -> dict[str, Any]:
         if answer.status != 200:

@@ -164,18 +164,13 @@ def test_cascadia_bot_follows_its_game_across_a_server_restart(
     command = [CASCADIA, "bot", "--link", _link(server.url, game, 0), "--bot", "random", "--seed", "5"]
     bot = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        _until_turn(server.url, gid, token)
+        while _play_human(server.url, gid, token)["state"]["turn"] < 3:
+            pass  # until the bot has waited for a turn of the human's: its stream is open
         server.stop()
         monkeypatch.setattr(server_support, "free_port", lambda: server.port)
         server.start()
-        while not _public(server.url, gid)["finished"]:
-            view = _until_turn(server.url, gid, token)
-            if not view["finished"]:
-                body = {"command": next_command(view), "expected_version": view["version"]}
-                answer = httpx.post(
-                    f"{server.url}/api/games/{gid}/commands", headers=bearer(token), json=body
-                )
-                assert answer.status_code == 200, answer.text
+        while not _play_human(server.url, gid, token)["finished"]:
+            pass
         out, err = bot.communicate(timeout=60)
     finally:
         bot.kill()
@@ -184,12 +179,19 @@ def test_cascadia_bot_follows_its_game_across_a_server_restart(
     _assert_audits(server.url, gid, tmp_path / "game.cascadia")
 
 
-def _until_turn(url: str, game_id: str, token: str) -> dict[str, Any]:
-    """The view of ``token``'s seat once it is to move (or the game is over)."""
+def _play_human(url: str, game_id: str, token: str) -> dict[str, Any]:
+    """Once ``token``'s seat is to move (or the game is over), its view; then, unless the
+    game is over, the seat's next command (:func:`next_command`) is posted."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         view = httpx.get(f"{url}/api/games/{game_id}", headers=bearer(token), timeout=10).json()
-        if view["your_turn"] or view["finished"]:
+        if view["finished"]:
+            return view
+        if view["your_turn"]:
+            body = {"command": next_command(view), "expected_version": view["version"]}
+            post = f"{url}/api/games/{game_id}/commands"
+            answer = httpx.post(post, headers=bearer(token), json=body, timeout=10)
+            assert answer.status_code == 200, answer.text
             return view
         time.sleep(0.05)
     raise AssertionError("the seat was not to move within 60 s")
