@@ -122,4 +122,4 @@ def _say(line: str) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("bot")(bot)
+    app.command("bot", short_help="Play a seat of a server game with a bot, over HTTP.")(bot)
