@@ -18,7 +18,7 @@ import pytest
 import server_support
 from cascadia.bots.registry import bot_for_turn
 from cascadia.bots.seat_game import seat_game
-from cascadia.cli.remote_seat import RemoteError, follow, parse_join_link
+from cascadia.cli.remote_seat import RemoteError, SeatClient, follow, parse_join_link
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 from cascadia.projections.player_view import player_view
@@ -138,6 +138,17 @@ def test_a_stream_that_keeps_dropping_is_given_up() -> None:
         list(follow(open_lines, after=4, sleep=lambda _: None, retries=3))
 
 
+def test_a_request_the_server_does_not_answer_is_sent_again() -> None:
+    """Nothing listens on the port: each request is tried ``retries`` more times, each
+    retry noted, then the client gives up with one error."""
+    link = parse_join_link(f"http://127.0.0.1:{server_support.free_port()}/play.html?game=g&seat=0#token=t")
+    notes: list[str] = []
+    client = SeatClient(link, retries=2, note=notes.append, sleep=lambda _: None)
+    with pytest.raises(RemoteError, match="cannot reach"):
+        client.view()
+    assert len(notes) == 2 and all("trying again" in note for note in notes)
+
+
 # -- whole games against a live server -------------------------------------------------
 
 
@@ -145,7 +156,7 @@ def test_cascadia_bot_plays_a_whole_game(server: LiveServer, tmp_path: Path) -> 
     """``cascadia bot`` plays seat 0 of a secret-cards game against a server bot to the
     end: one line per decision on stderr, the final scores on stdout, and the log audits."""
     game = _create(server.url, [{"name": "remote"}, {"bot": "random"}], rules=["secret_cards"])
-    done = _play(_link(server.url, game, 0))
+    done = _play(_link(server.url, game, 0), bot="greedy")
     assert done.returncode == 0, done.stderr
     assert [line.split(":")[0] for line in done.stdout.splitlines()] == ["seat 0", "seat 1"]
     decisions = done.stderr.splitlines()
