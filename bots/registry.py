@@ -194,7 +194,13 @@ def bot_seed(state: GameState) -> int:
     """The seed of the bot that plays the current turn of a game with human seats: draw
     number ``turn`` of its own stream of the game seed, so that a game resumed (or
     continued by another process) makes the same bot choices."""
-    return draw(state.seed, state.turn, MAX_SEED + 1, BOT_SEED_STREAM)
+    return turn_seed(state.seed, state.turn)
+
+
+def turn_seed(seed: int, turn: int) -> int:
+    """The seed of a bot for turn ``turn``, from ``seed`` (a game's, or a remote bot's own:
+    ``cascadia bot --seed``)."""
+    return draw(seed, turn, MAX_SEED + 1, BOT_SEED_STREAM)
 
 
 def bot_for_turn(state: GameState) -> Bot:

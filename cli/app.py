@@ -34,6 +34,7 @@ COMMAND_MODULES = (
     "cascadia.cli.analytics_commands",
     "cascadia.cli.store_commands",
     "cascadia.cli.serve_commands",
+    "cascadia.cli.bot_commands",
 )
 
 app = typer.Typer(
