@@ -22,9 +22,9 @@ from cascadia.cli.app import app
 from cascadia.cli.common import run_app
 
 README = Path(__file__).resolve().parents[1] / "README.md"
-NOT_RUN = {"play", "serve", "verify-commitment"}
+NOT_RUN = {"play", "serve", "verify-commitment", "bot"}
 """Not run here: ``play`` is interactive, ``serve`` runs until stopped, and
-``verify-commitment`` needs the log of a server game (its own tests run it)."""
+``verify-commitment`` and ``bot`` need a server game (their own tests run them)."""
 
 
 EXAMPLES = "# the examples: tests/test_readme_examples.py runs every line of this block"
