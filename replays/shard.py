@@ -187,13 +187,6 @@ class ShardHeader:
             "body_sha256": self.body_sha256,
         }
 
-    def position(self, game_id: UUID) -> int | None:
-        """The index of the game with this id in the shard, or ``None``."""
-        try:
-            return self.game_ids.index(game_id)
-        except ValueError:
-            return None
-
 
 class ShardFormatError(LogFormatError):
     """A file that is not a well-formed, intact ``cascadia-shard``: ``kind`` as for logs
@@ -345,10 +338,6 @@ class ShardReader:
         except CommandFormatError as error:
             self._fail("schema", f"game {header.game_ids[index]}: {error}", offset, index)
         return ShardGame(seed, header.game_ids[index], commands, digest, totals)
-
-    def game(self, game_id: UUID) -> ShardGame | None:
-        position = self.header.position(game_id)
-        return None if position is None else self.games()[position]
 
 
 def _header_problem(value: dict[str, Any]) -> str | None:

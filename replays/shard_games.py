@@ -19,7 +19,6 @@ import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
-from uuid import UUID
 
 from cascadia.domain.commands import Command
 from cascadia.domain.decisions import decisions_of
@@ -196,8 +195,3 @@ def audit_game(setup: ShardSetup, shard_game: ShardGame, prefix: str) -> AuditRe
     result.finished = True
     result.totals = list(shard_game.totals)
     return result
-
-
-def game_ids_of(path: str | os.PathLike[str]) -> list[UUID]:
-    """The ids of the games of a shard, in order (its header only is read and checked)."""
-    return list(ShardReader(path).header.game_ids)
