@@ -151,9 +151,9 @@ def _say_done(folder: Path, report: StudyReport, seconds: float, json_output: bo
         return
     console.print(
         f"study {report.study}: {report.played_games:,} games played in {seconds:.1f} s "
-        f"({rate:,.0f} games/s), {report.skipped_games:,} skipped (already written)\n"
-        f"{folder}: {plural(report.shards, 'shard')}, {report.games:,} games; "
-        f"query with `cascadia stats cards --home {folder}`",
+        f"({rate:,.0f} games/s)\n{report.skipped_games:,} skipped (already written)\n"
+        f"{folder}: {plural(report.shards, 'shard')}, {report.games:,} games\n"
+        f"query: cascadia stats cards --home {folder}",
         markup=False,
     )
 
