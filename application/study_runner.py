@@ -22,7 +22,6 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
 
 from cascadia.application.study import Resume, ShardOutput, StudyFolder, StudySpec, play_shard
 from cascadia.domain.errors import CascadiaError
@@ -140,8 +139,11 @@ def _bounded(
 
 
 def _on_cluster(spec: StudySpec, todo: Sequence[int], address: str) -> Iterator[ShardOutput]:
+    """The shards played on the Dask cluster at ``address``, through Dask's
+    ``concurrent.futures`` executor, so the same bounded submission serves the pool and
+    the cluster."""
     try:
-        from distributed import Client, KilledWorker, as_completed
+        from distributed import Client, KilledWorker
     except ImportError:
         raise ClusterError("a cluster needs Dask distributed: pip install 'cascadia[cluster]'") from None
     try:
@@ -150,32 +152,14 @@ def _on_cluster(spec: StudySpec, todo: Sequence[int], address: str) -> Iterator[
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {error}") from None
     with client:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
-        limit = workers * (1 + AHEAD)
-        queue = iter(todo)
-        futures = [_submit(client, spec, index) for index in _take(queue, limit)]
-        running = as_completed(futures, loop=client.loop)
+        executor = client.get_executor(pure=False)
         try:
-            for future in running:
-                output: ShardOutput = future.result()
-                future.release()
-                yield output
-                following = next(queue, None)
-                if following is not None:
-                    running.add(_submit(client, spec, following))
+            yield from _bounded(lambda i: executor.submit(play_shard, spec, i), todo, workers * (1 + AHEAD))
         except (KilledWorker, OSError, TimeoutError) as error:
             raise WorkerLostError(
                 f"the cluster lost a shard ({type(error).__name__}: {error}); what was written is "
                 "kept: run the study again to resume"
             ) from None
-
-
-def _submit(client: Any, spec: StudySpec, index: int) -> Any:
-    """One shard as a Dask task, keyed by study and shard (a retried task keeps its key)."""
-    return client.submit(play_shard, spec, index, key=f"cascadia-shard-{spec.batch(index)}", pure=False)
-
-
-def _take(queue: Iterator[int], count: int) -> list[int]:
-    return [index for _, index in zip(range(count), queue, strict=False)]
 
 
 def _connect_timeout() -> str:
