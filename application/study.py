@@ -40,6 +40,7 @@ from cascadia.domain.rng import check_seed
 from cascadia.projections.game_scores import score_state
 from cascadia.replays.errors import ReplayError
 from cascadia.replays.format import atomic_output, canonical, loads_bounded, read_regular
+from cascadia.replays.schema import fields_problem
 from cascadia.replays.shard import SHARD_EXTENSION, ShardReader, ShardSetup, encode_shard
 from cascadia.replays.shard_games import record_game
 
@@ -103,18 +104,22 @@ class StudySpec:
             raise StudySpecError(f"not a {STUDY_FORMAT} spec")
         if data.get("version") != STUDY_VERSION:
             raise StudySpecError(f"unsupported study version {data.get('version')!r}")
-        try:
-            start, stop = data["seeds"]
-            return cls(
-                tuple(data["names"]),
-                GameOptions.from_dict(dict(data["options"])),
-                int(start),
-                int(stop),
-                int(data["shard_size"]),
-                str(data["rules_version"]),
-            )
-        except (KeyError, TypeError, ValueError) as error:
-            raise StudySpecError(f"malformed study spec: {error}") from None
+        expected = {"names": list[str], "seeds": list[int], "shard_size": int, "rules_version": str}
+        missing = sorted({*expected, "options"} - set(data))
+        problem = f"missing {', '.join(missing)}" if missing else fields_problem(data, expected)
+        if problem is None and len(data["seeds"]) != 2:
+            problem = "seeds must be [start, stop]"
+        if problem:
+            raise StudySpecError(f"malformed study spec: {problem}")
+        start, stop = data["seeds"]
+        return cls(
+            tuple(data["names"]),
+            GameOptions.from_dict(data["options"]),
+            start,
+            stop,
+            data["shard_size"],
+            data["rules_version"],
+        )
 
     @property
     def id(self) -> str:

@@ -9,6 +9,7 @@ interruption with every game written exactly once, and where the shards were pla
 from __future__ import annotations
 
 import errno
+import json
 import multiprocessing
 import os
 import signal
@@ -389,3 +390,15 @@ def test_a_worker_process_killed_mid_study_is_one_error_and_the_study_resumes(tm
     run(tmp_path / "reference", spec)
     assert shard_bytes(tmp_path / "study") == shard_bytes(tmp_path / "reference")
     assert parquet_rows(tmp_path / "study", "players") == parquet_rows(tmp_path / "reference", "players")
+
+
+@pytest.mark.parametrize(
+    "change", [{"seeds": [0.5, 10]}, {"shard_size": "5"}, {"seeds": [0]}, {"names": "random"}]
+)
+def test_a_tampered_study_spec_is_one_clear_error(app_cli, tmp_path, change):
+    folder = tmp_path / "study"
+    assert app_cli("study", str(folder), "-n", "2")[0] == 0
+    (spec_file,) = (folder / "studies").glob("*.json")
+    spec_file.write_text(json.dumps({**json.loads(spec_file.read_text()), **change}))
+    code, _, err = app_cli("study", str(folder), "-n", "2")
+    assert code == 1 and "malformed study spec" in err and err.count("\n") == 1
