@@ -375,7 +375,9 @@ def test_the_decisions_kept_while_playing_are_those_the_events_tell(options, nam
 
 
 def test_a_worker_process_killed_mid_study_is_one_error_and_the_study_resumes(tmp_path):
-    spec = spec_of(games=12, shard_size=2)
+    # Many more shards than the pool holds at once (workers * (1 + AHEAD)), so work is
+    # still to be handed out when the worker dies, however fast the first shards finish.
+    spec = spec_of(games=60, shard_size=2)
     killed: list[int] = []
 
     def kill_a_worker(_output) -> None:
