@@ -175,6 +175,8 @@ class AnalyticsDB:
         self.con.execute("SET enable_external_access = false")
         self.con.execute("SET autoinstall_known_extensions = false")
         self.con.execute("SET autoload_known_extensions = false")
+        # DuckDB draws a progress bar on stdout for a long query, into `--json` output too
+        self.con.execute("SET enable_progress_bar = false")
         self.con.execute("SET lock_configuration = true")
 
     # -- queries -----------------------------------------------------------------------

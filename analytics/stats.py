@@ -55,9 +55,32 @@ def _unnest(values: list[str]) -> str:
     return "unnest([" + ", ".join(values) + "])"
 
 
+_CARD_COLUMNS = [schema.card_column(s) for s in WILDLIFE]
 _SPECIES = _unnest([f"'{s}'" for s in WILDLIFE])
-_CARDS = _unnest([f"g.{schema.card_column(s)}" for s in WILDLIFE])
-_POINTS = _unnest([f"p.{s}_points" for s in WILDLIFE])
+_CARDS = _unnest(_CARD_COLUMNS)
+
+
+def _per_species(template: str) -> str:
+    """``unnest`` of ``template`` written once per species (``{s}``: the species)."""
+    return _unnest([template.format(s=s) for s in WILDLIFE])
+
+
+def _per_game_species_columns() -> str:
+    """The aggregates of one game's players, for each species ``s``: the two highest
+    points (``s_top2``, highest first), whether the player with the most won
+    (``s_top_won``, meaningful when the most is not shared), the winners' mean share of
+    their total from it, and the sum and sum of squares of the points."""
+    columns = []
+    for s in WILDLIFE:
+        column = f"p.{s}_points"
+        columns += [
+            f"max({column}, 2) AS {s}_top2",
+            f"arg_max(p.won, {column}) AS {s}_top_won",
+            f"avg({column} / p.total) FILTER (WHERE p.won AND p.total > 0) AS {s}_share",
+            f"sum({column}) AS {s}_sum",
+            f"sum({column}::INTEGER * {column}) AS {s}_squares",
+        ]
+    return ",\n                   ".join(columns)
 
 
 def card_stats(db: AnalyticsDB, where: str | None = None) -> list[dict[str, Any]]:
@@ -65,53 +88,64 @@ def card_stats(db: AnalyticsDB, where: str | None = None) -> list[dict[str, Any]
     points scored with it, its mean share of the winner's score, the win rate of the
     player who scored most with it (ties for most excluded) and the win rate of each bot
     when it is in play. Games with two card sets are left out (a player's points are
-    not all from one card there); win rates count games of 2 or more players."""
+    not all from one card there); win rates count games of 2 or more players.
+
+    Each game's players are aggregated once (one row per game, all species side by
+    side), and only then spread over species; the bots likewise per game table (bot,
+    player count, cards): a million games is a million groups, not twenty million rows
+    partitioned by game and species. The most points is not shared exactly when the
+    highest of a game's two highest is above the second."""
     games = db.games_where(where)
     rows = db.records(
         f"""
         WITH g AS ({games}),
-        pc AS (
-            SELECT p.game_id, p.name, p.won, p.total, g.players,
-                   {_SPECIES} AS species, {_CARDS} AS card, {_POINTS} AS points
+        per_game AS (
+            SELECT any_value(g.players) AS players, count(*) AS n,
+                   {", ".join(f"any_value(g.{c}) AS {c}" for c in _CARD_COLUMNS)},
+                   {_per_game_species_columns()}
             FROM players p JOIN g USING (game_id)
             WHERE NOT coalesce(g.two_card_sets, false)
+            GROUP BY game_id
         ),
-        ranked AS (
-            SELECT *, max(points) OVER (PARTITION BY game_id, species) AS top FROM pc
+        per_card AS (
+            SELECT players, n, {_SPECIES} AS species, {_CARDS} AS card,
+                   {_per_species("{s}_top2")} AS top2, {_per_species("{s}_top_won")} AS top_won,
+                   {_per_species("{s}_share")} AS winner_share,
+                   {_per_species("{s}_sum")} AS total, {_per_species("{s}_squares")} AS squares
+            FROM per_game
         ),
-        per_game AS (
-            SELECT species, card, game_id, any_value(players) AS players,
-                   count(*) FILTER (WHERE points = top) AS top_count,
-                   bool_or(won) FILTER (WHERE points = top) AS top_won,
-                   avg(points / total) FILTER (WHERE won AND total > 0) AS winner_share
-            FROM ranked GROUP BY species, card, game_id
-        ),
-        by_game AS (
-            SELECT species, card, count(*) AS games, avg(winner_share) AS winner_share,
-                   count(*) FILTER (WHERE players > 1 AND top_count = 1) AS decided,
-                   count(*) FILTER (WHERE players > 1 AND top_count > 1) AS tied,
-                   count(*) FILTER (WHERE players > 1 AND top_count = 1 AND top_won) AS top_wins,
-                   avg(1.0 / players) FILTER (WHERE players > 1 AND top_count = 1) AS baseline
-            FROM per_game GROUP BY species, card
-        ),
-        by_player AS (
-            SELECT species, card, count(*) AS n, avg(points) AS mean, stddev_samp(points) AS sd
-            FROM pc GROUP BY species, card
+        decided AS (
+            SELECT *, players > 1 AND top2[1] > top2[2] AS decided,
+                   players > 1 AND top2[1] = top2[2] AS tied
+            FROM per_card
         )
-        SELECT * FROM by_game JOIN by_player USING (species, card)
+        SELECT species, card, count(*) AS games, avg(winner_share) AS winner_share,
+               count(*) FILTER (WHERE decided) AS decided,
+               count(*) FILTER (WHERE tied) AS tied,
+               count(*) FILTER (WHERE decided AND top_won) AS top_wins,
+               avg(1.0 / players) FILTER (WHERE decided) AS baseline,
+               sum(n) AS n, sum(total) / sum(n) AS mean,
+               CASE WHEN sum(n) > 1 THEN sqrt(
+                   (sum(n) * sum(squares) - sum(total) * sum(total))::DOUBLE / (sum(n) * (sum(n) - 1))
+               ) END AS sd
+        FROM decided GROUP BY species, card
         """
     )
     bots = db.records(
         f"""
         WITH g AS ({games}),
-        pc AS (
-            SELECT p.name, p.won, g.players, {_SPECIES} AS species, {_CARDS} AS card
+        per_table AS (
+            SELECT p.name, g.players, {", ".join(f"g.{c}" for c in _CARD_COLUMNS)},
+                   count(*) AS n, count(*) FILTER (WHERE p.won) AS k
             FROM players p JOIN g USING (game_id)
             WHERE NOT coalesce(g.two_card_sets, false) AND g.players > 1
+            GROUP BY ALL
+        ),
+        per_card AS (
+            SELECT name, players, n, k, {_SPECIES} AS species, {_CARDS} AS card FROM per_table
         )
-        SELECT species, card, name, count(*) AS n, count(*) FILTER (WHERE won) AS k,
-               avg(1.0 / players) AS baseline
-        FROM pc GROUP BY species, card, name ORDER BY name
+        SELECT species, card, name, sum(n) AS n, sum(k) AS k, sum(n / players) / sum(n) AS baseline
+        FROM per_card GROUP BY species, card, name ORDER BY name
         """
     )
     by_bot: dict[tuple[str, str], list[dict[str, Any]]] = {}

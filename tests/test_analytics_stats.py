@@ -338,3 +338,9 @@ def test_cli_sql_and_stats(
         assert code == 0 and err == "" and out, name
     code, out, err = _cli(monkeypatch, capsys, "stats", "seats", "--where", "bogus(", "--home", home)
     assert code == 1 and err.count("\n") == 1
+
+
+def test_no_progress_bar_reaches_stdout(db: AnalyticsDB) -> None:
+    """DuckDB draws a progress bar on stdout for a query over two seconds (a million
+    games): it would corrupt `stats --json`, so the connection turns it off."""
+    assert db.run("SELECT current_setting('enable_progress_bar')").rows == [(False,)]
