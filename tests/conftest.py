@@ -175,3 +175,20 @@ def app_cli(monkeypatch, capsys):
         return code, out, err
 
     return run
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say plainly what was skipped and why, grouped by reason, after every run: a
+    missing browser, PostgreSQL server or node skips whole families of tests, and a bare
+    "3 skipped" would hide it (the ``CASCADIA_REQUIRE_*`` variables of README.md turn
+    those skips into failures)."""
+    reasons: dict[str, int] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        reason = reason.removeprefix("Skipped: ")
+        reasons[reason] = reasons.get(reason, 0) + 1
+    if not reasons:
+        return
+    terminalreporter.section("skipped, and why")
+    for reason, count in sorted(reasons.items(), key=lambda item: -item[1]):
+        terminalreporter.write_line(f"{count:5d} skipped: {reason}")

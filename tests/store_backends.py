@@ -12,7 +12,7 @@ Load it in a test module with ``pytest_plugins = ["store_backends"]``. The fixtu
     Just the PostgreSQL case (a fresh schema).
 
 PostgreSQL is ``$CASCADIA_TEST_POSTGRES_URL``, else ``postgresql://postgres@127.0.0.1:5432/test``.
-When it cannot be reached its cases are skipped ("skipped: no PostgreSQL"), unless
+When it cannot be reached its cases are skipped (the reason says where and why), unless
 ``CASCADIA_REQUIRE_POSTGRES=1``: then they fail (CI sets it).
 """
 
@@ -37,7 +37,6 @@ from psycopg import sql
 TEST_URL_VAR = "CASCADIA_TEST_POSTGRES_URL"
 DEFAULT_TEST_URL = "postgresql://postgres@127.0.0.1:5432/test"
 REQUIRE_VAR = "CASCADIA_REQUIRE_POSTGRES"
-SKIP_REASON = "skipped: no PostgreSQL"
 SCHEMA_PREFIX = "cascadia_test_"
 CliRunner = Callable[..., tuple[int, str, str]]
 
@@ -63,7 +62,7 @@ def require_postgres() -> str:
     if problem is not None:
         if REQUIRED:
             pytest.fail(f"{REQUIRE_VAR}=1 but PostgreSQL at {SERVER_URL} is unusable: {problem}")
-        pytest.skip(SKIP_REASON)
+        pytest.skip(f"no PostgreSQL at {SERVER_URL} ({problem}); {REQUIRE_VAR}=1 makes this a failure")
     return SERVER_URL
 
 

@@ -50,7 +50,9 @@ _missing = (
 )
 if _missing and REQUIRED:
     raise RuntimeError(f"CASCADIA_REQUIRE_BROWSER=1 but {_missing}")
-pytestmark = pytest.mark.skipif(_missing is not None, reason=_missing or "")
+pytestmark = pytest.mark.skipif(
+    _missing is not None, reason=f"{_missing}; CASCADIA_REQUIRE_BROWSER=1 makes this a failure"
+)
 
 
 # -- fixtures -----------------------------------------------------------------------------
