@@ -29,11 +29,11 @@ cascadia stats seats --where "players = 2" --chart "$CASCADIA_HOME/seats-greedy.
 cascadia sql "SELECT g.players, count(DISTINCT g.game_id) AS games, count(*) AS seats, round(avg(p.total), 1) AS mean_total FROM players p JOIN games g USING (game_id) GROUP BY g.players ORDER BY g.players"
 cat <<NEXT
 
-What next (. .venv/bin/activate first; the data above is in $CASCADIA_HOME):
-  play in the browser   cascadia serve, then open the address it prints
-  play in the terminal  cascadia new --seat-names "you,greedy", then cascadia play ID
-  watch a game          open $CASCADIA_HOME/viewer.html in a browser
-  ask your own question cascadia sql "SELECT ..." (the tables: analytics/SCHEMA.md)
-  a million games       cascadia study DIR -n 1000000 (docs/SCALING.md)
-  everything else       cascadia --help, and README.md
+What next (after . .venv/bin/activate; this demo's data is in $CASCADIA_HOME):
+  play in the browser    cascadia serve, then open the address it prints
+  play in the terminal   cascadia new --seat-names "Ann,greedy"; cascadia play ID
+  watch a game           open $CASCADIA_HOME/viewer.html in a browser
+  ask your own question  cascadia sql "SELECT ..." (tables: analytics/SCHEMA.md)
+  a million games        cascadia study DIR -n 1000000 (docs/SCALING.md)
+  everything else        cascadia --help, and README.md
 NEXT
