@@ -31,7 +31,7 @@ cat <<NEXT
 
 What next (after . .venv/bin/activate; this demo's data is in $CASCADIA_HOME):
   play in the browser    cascadia serve, then open the address it prints
-  play in the terminal   cascadia new --seat-names "Ann,greedy"; cascadia play ID
+  play in the terminal   cascadia new --seat-names Ann,greedy; cascadia play ID
   watch a game           open $CASCADIA_HOME/viewer.html in a browser
   ask your own question  cascadia sql "SELECT ..." (tables: analytics/SCHEMA.md)
   a million games        cascadia study DIR -n 1000000 (docs/SCALING.md)
