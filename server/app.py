@@ -206,6 +206,20 @@ def _invalid_token() -> Problem:
     return Problem(401, "invalid-token", "Invalid token", "this token is not a seat of this game")
 
 
+def _link_replaced() -> Problem:
+    return Problem(
+        401,
+        "link-replaced",
+        "Link replaced",
+        "this seat's link was replaced by the game's creator: ask them for the new one",
+    )
+
+
+def join_link(game_id: UUID, seat: int, token: str) -> str:
+    """A seat's join link: its token in the fragment, which browsers never send."""
+    return f"/play.html?game={game_id}&seat={seat}#token={token}"
+
+
 def create_app(config: ServerConfig | None = None) -> FastAPI:
     config = config or ServerConfig()
     store = ServerStore(config.home, config.env)
@@ -236,7 +250,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.state.service = service
     app.state.maps = maps
     app.state.hub = hub
-    problems.install(app)
+    page = config.static_dir / "not-found.html"
+    problems.install(app, page if page.is_file() else None)
     health.install(app, store, hub)
 
     @app.get("/metrics", tags=["operations"])
@@ -250,7 +265,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             return None
         seat = seat_of_token(token, service.record(game_id).token_hashes)
         if seat is None:
-            raise _invalid_token()
+            raise _link_replaced() if service.link_replaced(game_id, token) else _invalid_token()
         return seat
 
     def required_seat(game_id: UUID, authorization: str | None, asked: int | None = None) -> int:
@@ -320,13 +335,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                         "name": name,
                         "kind": "bot" if token is None else "human",
                         "token": token,
-                        "join_link": None
-                        if token is None
-                        else f"/play.html?game={gid}&seat={seat}#token={token}",
+                        "join_link": None if token is None else join_link(gid, seat, token),
                     }
                     for seat, (name, token) in enumerate(zip(created.names, created.tokens, strict=True))
                 ],
                 "spectate_link": f"/spectate.html?game={gid}",
+                "creator_token": created.creator_token,
+                "creator_link": f"/spectate.html?game={gid}#creator={created.creator_token}",
                 "map_id": body.map_id and str(map_id),
                 "achievement_mode": options["achievement_mode"],
             },
@@ -353,6 +368,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         gid = parse_game_id(game_id)
         asked = client_number(seat, "seat")
         return answer(service.view(gid, required_seat(gid, authorization, asked)))
+
+    @app.post("/api/games/{game_id}/seats/{seat}/link")
+    def reissue_link(game_id: str, seat: str, authorization: Authorization = None) -> JSONResponse:
+        gid = parse_game_id(game_id)
+        asked = client_number(seat, "seat")
+        creator = bearer_token(authorization)
+        if creator is None:
+            raise Problem(401, "token-required", "Token required", "this needs the creator's bearer token")
+        token = service.reissue(gid, asked, creator)
+        return answer({"seat": asked, "token": token, "join_link": join_link(gid, asked, token)})
 
     @app.post("/api/games/{game_id}/commands")
     def post_command(
@@ -587,11 +612,17 @@ async def _event_stream(
 ) -> AsyncIterator[str]:
     """The game's events after version ``after`` as the viewer sees them, then each new
     one as it is stored; ``game-over`` after the last (:data:`CLOSING` if the process
-    stops first)."""
+    stops first; ``link-replaced`` when the seat's link is re-issued meanwhile)."""
     following = _Following(hub, game_id)
     last = after
+    digest = None if seat is None else (await run_in_threadpool(service.record, game_id)).token_hashes[seat]
     try:
         while True:
+            if digest is not None:
+                record = await run_in_threadpool(service.record, game_id)
+                if record.token_hashes[seat] != digest:  # type: ignore[index]
+                    yield _sse("link-replaced", _link_replaced().body())
+                    return
             _, events, finished = await run_in_threadpool(service.events, game_id, seat, last)
             following.looked_now(bool(events))
             for event in events:
