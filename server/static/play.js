@@ -278,6 +278,11 @@ async function start() {
   }
 }
 
+// another link pasted into this tab differs only in its fragment: the browser does not
+// load the page again by itself
+window.addEventListener("hashchange", () => {
+  if (!location.hash.includes(`token=${token}`)) location.reload();
+});
 $("copy-link").addEventListener("click", (e) => {
   const link = `${location.origin}/play.html?game=${encodeURIComponent(gameId)}&seat=${seat}#token=${token}`;
   copyText(link, e.currentTarget, "Your link");
