@@ -7,7 +7,7 @@
 // the legal token targets. A move is chosen first, then confirmed with a button.
 import { ApiError, api, forgetToken, seatToken, serverOptions } from "./api.js";
 import { boardView, copyText, drawBoard, drawMarket, matchingEdges, speciesChip, tileSvg } from "./draw.js";
-import { $, GameFeed, drawEnd, drawShared, h, known, pageParams, showError } from "./game.js";
+import { $, GameFeed, drawEnd, drawShared, h, known, pageParams, showError, stopPage } from "./game.js";
 import { drawMarks } from "./marks.js";
 
 const { game: gameId } = pageParams();
@@ -206,12 +206,6 @@ function render() {
   $("board-actions").replaceChildren(...boardButtons);
 }
 
-/** Stop with a headline in the bar and the reason below it (nothing more to show). */
-function stop(headline, err) {
-  $("turn-label").textContent = headline;
-  showError(err);
-}
-
 const HEADLINES = {
   "game-not-found": "Game not found",
   "link-replaced": "Link replaced",
@@ -230,7 +224,7 @@ function failed(err) {
   if (err.kind !== "game-not-found") forgetToken(gameId, seat);
   view = null;
   $("copy-link").hidden = true;
-  stop(headline, err);
+  stopPage(headline, err);
 }
 
 async function start() {
@@ -239,18 +233,18 @@ async function start() {
     // a token in the query reaches server logs: this server never gives such links
     params.delete("token");
     history.replaceState(null, "", `${location.pathname}?${params}`);
-    stop("Link not accepted", new Error("This link carries its token in the address's query (?token=), which this server does not accept. Open the link from the lobby, or ask the game's creator for a new one."));
+    stopPage("Link not accepted", new Error("This link carries its token in the address's query (?token=), which this server does not accept. Open the link from the lobby, or ask the game's creator for a new one."));
     return;
   }
   if (!gameId) {
-    stop("No game", new Error("This page needs a join link: /play.html?game=ID&seat=N#token=..."));
+    stopPage("No game", new Error("This page needs a join link: /play.html?game=ID&seat=N#token=..."));
     return;
   }
   ({ seat, token } = seatToken(gameId, pageParams().seat));
   try {
     if (!token) {
       await api(`/api/games/${encodeURIComponent(gameId)}`); // an unknown game: "game not found"
-      stop("No seat", new Error("This browser has no link for a seat of this game. Open your join link, or ask the game's creator for a new one."));
+      stopPage("No seat", new Error("This browser has no link for a seat of this game. Open your join link, or ask the game's creator for a new one."));
       return;
     }
     catalogue = (await serverOptions()).catalogue;

@@ -3,7 +3,7 @@
 // seat's link (server/API.md): the creator's view.
 import { api, creatorToken, serverOptions } from "./api.js";
 import { copyText, drawMarket } from "./draw.js";
-import { $, GameFeed, drawEnd, drawShared, h, pageParams, showError } from "./game.js";
+import { $, GameFeed, drawEnd, drawShared, h, pageParams, showError, stopPage } from "./game.js";
 
 /** One human seat's row of the creator's panel: "New link" (clicked twice: it replaces
  * the seat's link, the old one stops working), then the new link and its copy button. */
@@ -25,7 +25,8 @@ function seatRow(game, creator, seat) {
       const link = new URL(made.join_link, location.href).href;
       const copy = h("button", { type: "button", class: "secondary", text: "Copy link" });
       copy.addEventListener("click", () => copyText(link, copy, "New link"));
-      row.replaceChildren(`${seat.name} \u00b7 new link: `, copy, h("br"), h("code", { class: "join-link", text: link }));
+      row.replaceChildren(`${seat.name} \u00b7 new link (give it to ${seat.name} only; the old one no longer works): `,
+        copy, h("br"), h("code", { class: "join-link", text: link }));
     } catch (err) {
       showError(err);
       button.disabled = false;
@@ -45,7 +46,7 @@ function drawCreator(game, creator, view) {
 async function start() {
   const { game } = pageParams();
   if (!game) {
-    showError(new Error("This page needs a game: /spectate.html?game=ID"));
+    stopPage("No game", new Error("This page needs a game: /spectate.html?game=ID"));
     return;
   }
   const creator = creatorToken(game);
@@ -64,8 +65,8 @@ async function start() {
     await feed.load();
     await feed.connect();
   } catch (err) {
-    if (err.kind === "game-not-found") $("turn-label").textContent = "Game not found";
-    showError(err);
+    if (err.kind === "game-not-found") stopPage("Game not found", err);
+    else showError(err);
   }
 }
 
