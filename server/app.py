@@ -33,7 +33,7 @@ from cascadia.server.maps import MapService, parse_map_id
 from cascadia.server.numbers import MAX_NUMBER, client_number, parse_id, parse_number
 from cascadia.server.problems import Problem
 from cascadia.server.store import ServerStore
-from cascadia.server.tokens import TICKET_SECONDS, new_ticket, seat_of_ticket, seat_of_token
+from cascadia.server.tokens import TICKET_SECONDS, new_ticket, seat_of_ticket, seat_of_token, token_digest
 from fastapi import BackgroundTasks, FastAPI, Header, Query, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, Response, StreamingResponse
@@ -263,9 +263,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         token = bearer_token(authorization)
         if token is None:
             return None
-        seat = seat_of_token(token, service.record(game_id).token_hashes)
+        current, replaced = service.seat_hashes(game_id)
+        seat = seat_of_token(token, current)
         if seat is None:
-            raise _link_replaced() if service.link_replaced(game_id, token) else _invalid_token()
+            raise _link_replaced() if token_digest(token) in replaced else _invalid_token()
         return seat
 
     def required_seat(game_id: UUID, authorization: str | None, asked: int | None = None) -> int:
@@ -404,7 +405,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     def stream_ticket(game_id: str, authorization: Authorization = None) -> JSONResponse:
         gid = parse_game_id(game_id)
         seat = required_seat(gid, authorization)
-        digest = service.record(gid).token_hashes[seat]
+        digest = service.seat_hashes(gid)[0][seat]
         assert digest is not None
         return answer({"ticket": new_ticket(gid, seat, digest), "expires_in": TICKET_SECONDS})
 
@@ -420,8 +421,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         start = _resume_at(after, last_event_id)  # checked first: a bad request spends no ticket
         seat = await run_in_threadpool(seat_of, gid, authorization)
         if ticket is not None:
-            record = await run_in_threadpool(service.record, gid)
-            ticket_seat = seat_of_ticket(ticket, gid, record.token_hashes)
+            current, _ = await run_in_threadpool(service.seat_hashes, gid)
+            ticket_seat = seat_of_ticket(ticket, gid, current)
             if ticket_seat is None or (seat is not None and seat != ticket_seat):
                 raise Problem(
                     401, "invalid-token", "Invalid ticket", "the stream ticket is not valid (or expired)"
@@ -615,12 +616,12 @@ async def _event_stream(
     stops first; ``link-replaced`` when the seat's link is re-issued meanwhile)."""
     following = _Following(hub, game_id)
     last = after
-    digest = None if seat is None else (await run_in_threadpool(service.record, game_id)).token_hashes[seat]
+    digest = None if seat is None else (await run_in_threadpool(service.seat_hashes, game_id))[0][seat]
     try:
         while True:
             if digest is not None:
-                record = await run_in_threadpool(service.record, game_id)
-                if record.token_hashes[seat] != digest:  # type: ignore[index]
+                current, _ = await run_in_threadpool(service.seat_hashes, game_id)
+                if current[seat] != digest:  # type: ignore[index]
                     yield _sse("link-replaced", _link_replaced().body())
                     return
             _, events, finished = await run_in_threadpool(service.events, game_id, seat, last)

@@ -184,10 +184,10 @@ class GameService:
         except GameNotFoundError:
             raise not_found(game_id) from None
 
-    def link_replaced(self, game_id: UUID, token: str) -> bool:
-        """Whether ``token`` was one of the game's seat tokens until the creator replaced it."""
+    def seat_hashes(self, game_id: UUID) -> tuple[list[str | None], frozenset[str]]:
+        """Each seat's current token digest and the replaced ones, as stored now."""
         try:
-            return token_digest(token) in self.store.replaced_hashes(game_id)
+            return self.store.seat_hashes(game_id)
         except GameNotFoundError:
             raise not_found(game_id) from None
 

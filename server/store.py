@@ -160,7 +160,7 @@ class ServerStore:
     def replace_link(self, game_id: UUID, seat: int, token_hash: str) -> None:
         """Store a seat's new token digest after the record as last read
         (:class:`GameConflictError` if another re-issue was stored first)."""
-        record = self.record(game_id)
+        record = self._record_state(game_id).record
         version = record.originator_version + 1
         replaced = SeatLinkReplaced(record.originator_id, version, game_id, seat, token_hash)
         self._writer.append([replaced])  # type: ignore[list-item]
@@ -177,13 +177,18 @@ class ServerStore:
     # -- reading ------------------------------------------------------------------------
 
     def record(self, game_id: UUID) -> ServerGameOpened:
-        """The server record of a game as it stands now, each seat's current token digest
-        in ``token_hashes`` (:class:`GameNotFoundError` for any other id)."""
-        return self._record_state(game_id).record
+        """The server record of a game as last read (:class:`GameNotFoundError` for any
+        other id): all but its ``token_hashes`` never change; to check a token, ask
+        :meth:`seat_hashes`, which reads what is new."""
+        with self._lock:
+            cached = self._records.get(game_id)
+        return (cached or self._record_state(game_id)).record
 
-    def replaced_hashes(self, game_id: UUID) -> frozenset[str]:
-        """The digests of the game's seat tokens that the creator has replaced."""
-        return self._record_state(game_id).replaced
+    def seat_hashes(self, game_id: UUID) -> tuple[list[str | None], frozenset[str]]:
+        """Each seat's current token digest (``None`` for a bot) and every digest the
+        creator has replaced, as stored now."""
+        state = self._record_state(game_id)
+        return state.record.token_hashes, state.replaced
 
     def _record_state(self, game_id: UUID) -> _RecordState:
         """The record, brought up to date with the events stored after the cached one
