@@ -90,7 +90,8 @@ class SeatLinkReplaced:
 @dataclass(frozen=True)
 class _RecordState:
     """A game's record as its events leave it: the opened record with each seat's current
-    token digest, every digest since replaced, and the record's version."""
+    token digest (its ``originator_version``: the record's last event), and every digest
+    since replaced."""
 
     record: ServerGameOpened
     replaced: frozenset[str]
@@ -207,8 +208,9 @@ class ServerStore:
             later = list(self.store.events.get(rid, gt=state.record.originator_version))
         for event in later:
             state = state.after(event)  # type: ignore[arg-type]
-        if state is not cached:
-            with self._lock:
+        with self._lock:  # another thread may have stored a later state meanwhile
+            kept = self._records.get(game_id)
+            if kept is None or kept.record.originator_version < state.record.originator_version:
                 self._records[game_id] = state
         return state
 
