@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-CODES_VERSION = 1
+CODES_VERSION = 2
 """The version of :data:`EVENT_CODES`: raised whenever a code is added."""
 
 
@@ -77,6 +77,13 @@ EVENT_CODES: tuple[EventCode, ...] = (
         48, _SERVER + "ServerGameOpened", ("game_id", "kinds", "token_hashes", "commitment", "salt", "map_id")
     ),
     EventCode(49, _SERVER + "StreamTicketUsed", ("game_id", "seat")),
+    # version 2: the creator's token digest; a seat's link re-issued (issue 24)
+    EventCode(
+        50,
+        _SERVER + "ServerGameOpened",
+        ("game_id", "kinds", "token_hashes", "commitment", "salt", "map_id", "creator_hash"),
+    ),
+    EventCode(51, _SERVER + "SeatLinkReplaced", ("game_id", "seat", "token_hash")),
 )
 """Every code ever given (game events 1-31, map events 32-47, server records 48-63)."""
 

@@ -33,7 +33,7 @@ from cascadia.server.maps import MapService, parse_map_id
 from cascadia.server.numbers import MAX_NUMBER, client_number, parse_id, parse_number
 from cascadia.server.problems import Problem
 from cascadia.server.store import ServerStore
-from cascadia.server.tokens import TICKET_SECONDS, new_ticket, seat_of_ticket, seat_of_token
+from cascadia.server.tokens import TICKET_SECONDS, new_ticket, seat_of_ticket, seat_of_token, token_digest
 from fastapi import BackgroundTasks, FastAPI, Header, Query, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse, Response, StreamingResponse
@@ -206,6 +206,20 @@ def _invalid_token() -> Problem:
     return Problem(401, "invalid-token", "Invalid token", "this token is not a seat of this game")
 
 
+def _link_replaced() -> Problem:
+    return Problem(
+        401,
+        "link-replaced",
+        "Link replaced",
+        "this seat's link was replaced by the game's creator: ask them for the new one",
+    )
+
+
+def join_link(game_id: UUID, seat: int, token: str) -> str:
+    """A seat's join link: its token in the fragment, which browsers never send."""
+    return f"/play.html?game={game_id}&seat={seat}#token={token}"
+
+
 def create_app(config: ServerConfig | None = None) -> FastAPI:
     config = config or ServerConfig()
     store = ServerStore(config.home, config.env)
@@ -236,7 +250,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.state.service = service
     app.state.maps = maps
     app.state.hub = hub
-    problems.install(app)
+    page = config.static_dir / "not-found.html"
+    problems.install(app, page if page.is_file() else None)
     health.install(app, store, hub)
 
     @app.get("/metrics", tags=["operations"])
@@ -248,9 +263,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         token = bearer_token(authorization)
         if token is None:
             return None
-        seat = seat_of_token(token, service.record(game_id).token_hashes)
+        current, replaced = service.seat_hashes(game_id)
+        seat = seat_of_token(token, current)
         if seat is None:
-            raise _invalid_token()
+            raise _link_replaced() if token_digest(token) in replaced else _invalid_token()
         return seat
 
     def required_seat(game_id: UUID, authorization: str | None, asked: int | None = None) -> int:
@@ -320,13 +336,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                         "name": name,
                         "kind": "bot" if token is None else "human",
                         "token": token,
-                        "join_link": None
-                        if token is None
-                        else f"/play.html?game={gid}&seat={seat}#token={token}",
+                        "join_link": None if token is None else join_link(gid, seat, token),
                     }
                     for seat, (name, token) in enumerate(zip(created.names, created.tokens, strict=True))
                 ],
                 "spectate_link": f"/spectate.html?game={gid}",
+                "creator_token": created.creator_token,
+                "creator_link": f"/spectate.html?game={gid}#creator={created.creator_token}",
                 "map_id": body.map_id and str(map_id),
                 "achievement_mode": options["achievement_mode"],
             },
@@ -354,6 +370,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         asked = client_number(seat, "seat")
         return answer(service.view(gid, required_seat(gid, authorization, asked)))
 
+    @app.post("/api/games/{game_id}/seats/{seat}/link")
+    def reissue_link(game_id: str, seat: str, authorization: Authorization = None) -> JSONResponse:
+        gid = parse_game_id(game_id)
+        asked = client_number(seat, "seat")
+        creator = bearer_token(authorization)
+        if creator is None:
+            raise Problem(401, "token-required", "Token required", "this needs the creator's bearer token")
+        token = service.reissue(gid, asked, creator)
+        return answer({"seat": asked, "token": token, "join_link": join_link(gid, asked, token)})
+
     @app.post("/api/games/{game_id}/commands")
     def post_command(
         game_id: str, body: CommandIn, background: BackgroundTasks, authorization: Authorization = None
@@ -379,7 +405,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     def stream_ticket(game_id: str, authorization: Authorization = None) -> JSONResponse:
         gid = parse_game_id(game_id)
         seat = required_seat(gid, authorization)
-        digest = service.record(gid).token_hashes[seat]
+        digest = service.seat_hashes(gid)[0][seat]
         assert digest is not None
         return answer({"ticket": new_ticket(gid, seat, digest), "expires_in": TICKET_SECONDS})
 
@@ -395,8 +421,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         start = _resume_at(after, last_event_id)  # checked first: a bad request spends no ticket
         seat = await run_in_threadpool(seat_of, gid, authorization)
         if ticket is not None:
-            record = await run_in_threadpool(service.record, gid)
-            ticket_seat = seat_of_ticket(ticket, gid, record.token_hashes)
+            current, _ = await run_in_threadpool(service.seat_hashes, gid)
+            ticket_seat = seat_of_ticket(ticket, gid, current)
             if ticket_seat is None or (seat is not None and seat != ticket_seat):
                 raise Problem(
                     401, "invalid-token", "Invalid ticket", "the stream ticket is not valid (or expired)"
@@ -587,11 +613,17 @@ async def _event_stream(
 ) -> AsyncIterator[str]:
     """The game's events after version ``after`` as the viewer sees them, then each new
     one as it is stored; ``game-over`` after the last (:data:`CLOSING` if the process
-    stops first)."""
+    stops first; ``link-replaced`` when the seat's link is re-issued meanwhile)."""
     following = _Following(hub, game_id)
     last = after
+    digest = None if seat is None else (await run_in_threadpool(service.seat_hashes, game_id))[0][seat]
     try:
         while True:
+            if digest is not None:
+                current, _ = await run_in_threadpool(service.seat_hashes, game_id)
+                if current[seat] != digest:  # type: ignore[index]
+                    yield _sse("link-replaced", _link_replaced().body())
+                    return
             _, events, finished = await run_in_threadpool(service.events, game_id, seat, last)
             following.looked_now(bool(events))
             for event in events:

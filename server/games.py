@@ -3,7 +3,8 @@ let the bots move. Each raises :class:`~cascadia.server.problems.Problem` for a 
 
 A server game gets a seed from :mod:`secrets`, a random id (UUID4) and a commitment to
 its seed (:mod:`cascadia.replays.commitment`); its seed and salt stay in the store and
-are served only once the game has ended.
+are served only once the game has ended. Its creator gets a token of their own, which
+re-issues a seat's link (:meth:`GameService.reissue`).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from cascadia.server.store import (
     ServerStore,
     record_id,
 )
-from cascadia.server.tokens import new_token, token_digest
+from cascadia.server.tokens import new_token, same_token, token_digest
 from cascadia.server.views import Masks, event_for, masks_for, state_for
 
 HUMAN = "human"
@@ -54,6 +55,7 @@ class CreatedGame:
     record: ServerGameOpened
     names: list[str]
     tokens: list[str | None]
+    creator_token: str
     version: int
 
 
@@ -137,6 +139,7 @@ class GameService:
         except InvalidOptionError as error:
             raise _invalid_options(str(error)) from None
         tokens = [new_token() if kind == HUMAN else None for kind in kinds]
+        creator_token = new_token()
         record = ServerGameOpened(
             originator_id=record_id(game_id),
             originator_version=1,
@@ -146,17 +149,45 @@ class GameService:
             commitment=seed_commitment(seed, salt),
             salt=salt.hex(),
             map_id=map_id,
+            creator_hash=token_digest(creator_token),
         )
         events = game.collect_events()
         self.store.create(events, record)
         log.info("game %s created: %s", game_id, ", ".join(kinds))
-        return CreatedGame(game_id, record, names, tokens, events[-1].originator_version)
+        return CreatedGame(game_id, record, names, tokens, creator_token, events[-1].originator_version)
+
+    def reissue(self, game_id: UUID, seat: int, creator_token: str) -> str:
+        """A new token for a human seat, asked for with the creator's token; from now on
+        the seat's earlier tokens are refused (401 ``link-replaced``)."""
+        record = self.record(game_id)
+        if record.creator_hash is None or not same_token(creator_token, record.creator_hash):
+            raise Problem(
+                403, "not-the-creator", "Not the creator", "only the game's creator re-issues links"
+            )
+        if not 0 <= seat < len(record.kinds) or record.kinds[seat] != HUMAN:
+            raise Problem(422, "not-a-human-seat", "Not a human seat", f"seat {seat} is not a human seat")
+        token = new_token()
+        try:
+            self.store.replace_link(game_id, seat, token_digest(token))
+        except GameConflictError:
+            raise Problem(
+                409, "stale-version", "Stale version", "another link was re-issued at once; try again"
+            ) from None
+        log.info("game %s: seat %d's link re-issued", game_id, seat)
+        return token
 
     # -- reading ------------------------------------------------------------------------
 
     def record(self, game_id: UUID) -> ServerGameOpened:
         try:
             return self.store.record(game_id)
+        except GameNotFoundError:
+            raise not_found(game_id) from None
+
+    def seat_hashes(self, game_id: UUID) -> tuple[list[str | None], frozenset[str]]:
+        """Each seat's current token digest and the replaced ones, as stored now."""
+        try:
+            return self.store.seat_hashes(game_id)
         except GameNotFoundError:
             raise not_found(game_id) from None
 

@@ -1,13 +1,15 @@
-"""Errors as RFC 9457 problem details (``application/problem+json``), never a traceback."""
+"""Errors as RFC 9457 problem details (``application/problem+json``), never a traceback;
+a browser asking for a page that does not exist gets a page saying so."""
 
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 log = logging.getLogger("cascadia.server")
@@ -67,8 +69,14 @@ def _clean_errors(errors: Any) -> list[dict[str, Any]]:
     ]
 
 
-def install(app: FastAPI) -> None:
-    """Answer every error of ``app`` as problem details."""
+def wants_page(request: Request) -> bool:
+    """A browser's request for a page (not under ``/api``, and HTML acceptable)."""
+    return not request.url.path.startswith("/api/") and "text/html" in request.headers.get("accept", "")
+
+
+def install(app: FastAPI, not_found_page: Path | None = None) -> None:
+    """Answer every error of ``app`` as problem details, except an unknown page asked for
+    by a browser: ``not_found_page`` (HTML), with status 404, when given."""
 
     @app.exception_handler(Problem)
     async def _problem(_: Request, problem: Problem) -> JSONResponse:
@@ -87,7 +95,9 @@ def install(app: FastAPI) -> None:
         )
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, error: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, error: StarletteHTTPException) -> Response:
+        if error.status_code == 404 and not_found_page is not None and wants_page(request):
+            return HTMLResponse(not_found_page.read_text(encoding="utf-8"), status_code=404)
         name, title = _HTTP_NAMES.get(error.status_code, ("http-error", "HTTP error"))
         detail = error.detail if isinstance(error.detail, str) else title
         return problem_response(Problem(error.status_code, name, title, detail))

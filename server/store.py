@@ -4,15 +4,18 @@ A server game is two aggregates in the same store, written in one transaction at
 creation: the game's own events (exactly what the command line stores and exports), and
 a :class:`ServerGameOpened` record under an id derived from the game's, holding what the
 server needs and must never serve before the end: the seats' kinds, the SHA-256 of each
-human seat's token, the seed commitment and its salt, the achievement map the game is
-played for (if any). Keeping the record out of the game's stream keeps the game's log,
-audit and analytics unchanged; keeping it in the store means every server process on the
-same database sees it, and the store's optimistic concurrency (one event per position)
-decides races between processes.
+human seat's token (and of the creator's token), the seed commitment and its salt, the
+achievement map the game is played for (if any). A seat's link re-issued by the game's
+creator is a :class:`SeatLinkReplaced` event of the same record (the new token's
+SHA-256 only), so every process sees it and it survives a restart. Keeping the record
+out of the game's stream keeps the game's log, audit and analytics unchanged; keeping it
+in the store means every server process on the same database sees it, and the store's
+optimistic concurrency (one event per position) decides races between processes.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 from collections import OrderedDict
@@ -29,7 +32,14 @@ from cascadia.server.group_commit import GroupCommit
 from cascadia.server.metrics import CONFLICTS
 from eventsourcing.utils import get_topic
 
-__all__ = ["GameConflictError", "GameNotFoundError", "ServerGameOpened", "ServerStore", "StreamTicketUsed"]
+__all__ = [
+    "GameConflictError",
+    "GameNotFoundError",
+    "SeatLinkReplaced",
+    "ServerGameOpened",
+    "ServerStore",
+    "StreamTicketUsed",
+]
 
 NOTIFICATION_BATCH = 1000
 """Notifications read in one query by :meth:`ServerStore.games_in_play`."""
@@ -60,6 +70,39 @@ class ServerGameOpened:
     """Hex; served only once the game has ended."""
     map_id: UUID | None = None
     """The achievement map the game is played for (RULES.md 8.1), if any."""
+    creator_hash: str | None = None
+    """The hex SHA-256 of the creator's token (``None``: a game created before creators
+    had one; nobody can re-issue its links)."""
+
+
+@dataclass(frozen=True)
+class SeatLinkReplaced:
+    """The game's creator re-issued a seat's link: from now on only the token whose
+    SHA-256 this is acts for the seat (the seat's earlier tokens are refused)."""
+
+    originator_id: UUID
+    originator_version: int
+    game_id: UUID
+    seat: int
+    token_hash: str
+
+
+@dataclass(frozen=True)
+class _RecordState:
+    """A game's record as its events leave it: the opened record with each seat's current
+    token digest (its ``originator_version``: the record's last event), and every digest
+    since replaced."""
+
+    record: ServerGameOpened
+    replaced: frozenset[str]
+
+    def after(self, event: SeatLinkReplaced) -> _RecordState:
+        hashes = list(self.record.token_hashes)
+        old, hashes[event.seat] = hashes[event.seat], event.token_hash
+        record = dataclasses.replace(
+            self.record, originator_version=event.originator_version, token_hashes=hashes
+        )
+        return _RecordState(record, self.replaced | {old} if old else self.replaced)
 
 
 @dataclass(frozen=True)
@@ -81,7 +124,7 @@ class ServerStore:
         self.store = GameStore(home, env)
         self._games: OrderedDict[UUID, Game] = OrderedDict()
         """The latest state of recently used games, least recently used first."""
-        self._records: dict[UUID, ServerGameOpened] = {}
+        self._records: dict[UUID, _RecordState] = {}
         self._lock = threading.Lock()
         self._writer = GroupCommit(self.store.save_events, GameConflictError)
         self._in_play: set[UUID] = set()
@@ -115,6 +158,14 @@ class ServerStore:
             self._remember(game)
         return events
 
+    def replace_link(self, game_id: UUID, seat: int, token_hash: str) -> None:
+        """Store a seat's new token digest after the record as last read
+        (:class:`GameConflictError` if another re-issue was stored first)."""
+        record = self._record_state(game_id).record
+        version = record.originator_version + 1
+        replaced = SeatLinkReplaced(record.originator_id, version, game_id, seat, token_hash)
+        self._writer.append([replaced])  # type: ignore[list-item]
+
     def use_ticket(self, ticket: str, game_id: UUID, seat: int) -> bool:
         """Record that ``ticket`` opens a stream now; ``False`` if it was used before."""
         used = StreamTicketUsed(uuid5(TICKET_NAMESPACE, ticket), 1, game_id, seat)
@@ -127,17 +178,41 @@ class ServerStore:
     # -- reading ------------------------------------------------------------------------
 
     def record(self, game_id: UUID) -> ServerGameOpened:
-        """The server record of a game (:class:`GameNotFoundError` for any other id)."""
+        """The server record of a game as last read (:class:`GameNotFoundError` for any
+        other id): all but its ``token_hashes`` never change; to check a token, ask
+        :meth:`seat_hashes`, which reads what is new."""
         with self._lock:
             cached = self._records.get(game_id)
-        if cached is not None:
-            return cached
-        found = list(self.store.events.get(record_id(game_id), limit=1))
-        if not found or not isinstance(found[0], ServerGameOpened):
-            raise GameNotFoundError(f"no game {game_id}")
+        return (cached or self._record_state(game_id)).record
+
+    def seat_hashes(self, game_id: UUID) -> tuple[list[str | None], frozenset[str]]:
+        """Each seat's current token digest (``None`` for a bot) and every digest the
+        creator has replaced, as stored now."""
+        state = self._record_state(game_id)
+        return state.record.token_hashes, state.replaced
+
+    def _record_state(self, game_id: UUID) -> _RecordState:
+        """The record, brought up to date with the events stored after the cached one
+        (one read each time: a link replaced on another process counts at once)."""
+        rid = record_id(game_id)
         with self._lock:
-            self._records[game_id] = found[0]
-        return found[0]
+            cached = self._records.get(game_id)
+        if cached is None:
+            events = list(self.store.events.get(rid))
+            if not events or not isinstance(events[0], ServerGameOpened):
+                raise GameNotFoundError(f"no game {game_id}")
+            state = _RecordState(events[0], frozenset())
+            later = events[1:]
+        else:
+            state = cached
+            later = list(self.store.events.get(rid, gt=state.record.originator_version))
+        for event in later:
+            state = state.after(event)  # type: ignore[arg-type]
+        with self._lock:  # another thread may have stored a later state meanwhile
+            kept = self._records.get(game_id)
+            if kept is None or kept.record.originator_version < state.record.originator_version:
+                self._records[game_id] = state
+        return state
 
     def game(self, game_id: UUID) -> Game:
         """The game as stored now: a private copy the caller may play on."""

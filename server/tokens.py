@@ -33,6 +33,11 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def same_token(token: str, digest: str) -> bool:
+    """Whether ``token`` is the one whose stored digest is ``digest`` (constant time)."""
+    return hmac.compare_digest(token_digest(token), digest)
+
+
 def seat_of_token(token: str, digests: list[str | None]) -> int | None:
     """The seat whose stored digest matches ``token`` (``None``: no seat). Every digest
     is compared, in constant time each, so the answer's timing does not tell which."""

@@ -25,6 +25,10 @@ from cascadia.domain.options import RULES_VERSION, GameOptions
 from cascadia.domain.state import SPECIES_INDEX, GameState, wildlife_counts
 from hypothesis import settings
 
+pytest.register_assert_rewrite("browser_support")
+"""Its asserts are rewritten like a test module's (the browser tests import it before
+loading it as their plugin)."""
+
 settings.register_profile("cascadia", deadline=None)
 settings.load_profile("cascadia")
 """No per-example deadline for any property test: pass or fail never depends on the

@@ -60,6 +60,15 @@ def _failing_view(api: TestClient) -> httpx.Response:
 
 
 TAKE = {"type": "take", "tile_slot": 0, "wildlife_slot": 0}
+
+
+def _replaced_link(api: TestClient) -> httpx.Response:
+    """A seat's first token, after the creator re-issued the seat's link."""
+    game = create_game(api)
+    api.post(f"/api/games/{game['game_id']}/seats/0/link", headers=bearer(game["creator_token"]))
+    return api.get(f"/api/games/{game['game_id']}", headers=bearer(tokens(game)[0]))
+
+
 TRIGGERS: dict[str, Trigger] = {
     "bad-request": lambda api: api.post(
         "/api/games", content=b"{oops", headers={"Content-Type": "application/json"}
@@ -68,6 +77,15 @@ TRIGGERS: dict[str, Trigger] = {
         f"/api/games/{create_game(api)['game_id']}", headers=bearer("forged")
     ),
     "token-required": lambda api: api.get(f"/api/games/{create_game(api)['game_id']}/seats/0"),
+    "link-replaced": lambda api: _replaced_link(api),
+    "not-the-creator": lambda api: (
+        lambda game: api.post(f"/api/games/{game['game_id']}/seats/0/link", headers=bearer(tokens(game)[0]))
+    )(create_game(api)),
+    "not-a-human-seat": lambda api: (
+        lambda game: api.post(
+            f"/api/games/{game['game_id']}/seats/5/link", headers=bearer(game["creator_token"])
+        )
+    )(create_game(api)),
     "not-your-seat": lambda api: (
         lambda game: api.get(f"/api/games/{game['game_id']}/seats/1", headers=bearer(tokens(game)[0]))
     )(create_game(api)),

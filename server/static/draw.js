@@ -391,16 +391,16 @@ export function tileSvg(tile, rotation, { matches = [], token = null } = {}) {
   return svg;
 }
 
-/** Copy ``text`` (a position, docs/POSITION.md) to the clipboard and say so on ``button``
- * for a moment; where the clipboard is not available (some file: pages), show it in a
- * prompt to copy by hand. */
-export function copyText(text, button) {
+/** Copy ``text`` (a position, docs/POSITION.md, or a link) to the clipboard and say so on
+ * ``button`` for a moment; where the clipboard is not available (some file: pages, a
+ * page not served over https), show it in a prompt, titled ``what``, to copy by hand. */
+export function copyText(text, button, what = "Position") {
   const label = button.textContent;
   const copied = () => {
     button.textContent = "Copied";
     setTimeout(() => { button.textContent = label; }, 1500);
   };
-  const byHand = () => window.prompt("Position", text);
+  const byHand = () => window.prompt(what, text);
   if (navigator.clipboard) navigator.clipboard.writeText(text).then(copied, byHand);
   else byHand();
 }

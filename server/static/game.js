@@ -236,6 +236,14 @@ export async function drawEnd(box, view, token) {
   }
 }
 
+/** Stop the page: ``headline`` in the bar, the reason shown, the game's panels hidden
+ * (a game not found, a link refused: nothing more to show). */
+export function stopPage(headline, err) {
+  $("turn-label").textContent = headline;
+  $("game").hidden = true;
+  showError(err);
+}
+
 export function showError(err) {
   const box = $("error");
   if (!box) return;

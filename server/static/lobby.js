@@ -1,7 +1,9 @@
 // The lobby: create a game (seats: humans or bots by name; options; the achievement map
-// and mode it is played for), the seats' join links, joining by a pasted link, the games
-// of the server to watch, the achievement maps (their pages, a new one).
-import { api } from "./api.js";
+// and mode it is played for), the seats' join links and the creator's link (kept by this
+// browser too), joining by a pasted link, the games of the server to watch, the
+// achievement maps (their pages, a new one).
+import { api, keepCreatorToken } from "./api.js";
+import { copyText } from "./draw.js";
 import { $, h, showError } from "./game.js";
 
 let options = null;
@@ -59,21 +61,27 @@ async function create(event) {
     $("create-game").disabled = true;
     const created = await api("/api/games", { method: "POST", body });
     $("error").hidden = true;
+    keepCreatorToken(created.game_id, created.creator_token);
+    const copyButton = (link, what) => h("button", {
+      type: "button", class: "secondary", text: "Copy link", onclick: (e) => copyText(link, e.currentTarget, what),
+    });
     const items = created.seats.map((s) => {
       if (!s.join_link) return h("li", { text: `seat ${s.seat}: ${s.name} (bot)` });
       const link = new URL(s.join_link, location.href).href;
       return h("li", { "data-seat": s.seat }, [
         `seat ${s.seat}: ${s.name} \u00b7 `,
         h("a", { class: "button join", href: s.join_link, "data-seat": s.seat, text: `Play as ${s.name}` }),
-        " ",
-        h("button", {
-          type: "button", class: "secondary", text: "Copy link",
-          onclick: (e) => navigator.clipboard.writeText(link).then(() => { e.target.textContent = "Copied"; }, () => { e.target.textContent = "Copy failed"; }),
-        }),
+        " ", copyButton(link, `${s.name}'s link`),
         h("br"), h("code", { class: "join-link", text: link }),
       ]);
     });
     items.push(h("li", {}, ["Spectators: ", h("a", { href: created.spectate_link, text: new URL(created.spectate_link, location.href).href })]));
+    const creatorLink = new URL(created.creator_link, location.href).href;
+    items.push(h("li", { id: "creator-item" }, [
+      "Your creator link (a new link for a seat whose player lost theirs; keep it to yourself): ",
+      h("a", { id: "creator-link", href: created.creator_link, text: "manage the seats" }), " ",
+      copyButton(creatorLink, "Creator link"),
+    ]));
     $("links").replaceChildren(...items);
     $("created").hidden = false;
     $("created").scrollIntoView({ block: "start" });

@@ -5,12 +5,13 @@
 // after a nature token's free choice, any tile with any token), the wipes, the legal
 // hexes of the tile with its legal rotations (previewed, matching edges marked), and
 // the legal token targets. A move is chosen first, then confirmed with a button.
-import { ApiError, api, seatToken, serverOptions } from "./api.js";
+import { ApiError, api, forgetToken, seatToken, serverOptions } from "./api.js";
 import { boardView, copyText, drawBoard, drawMarket, matchingEdges, speciesChip, tileSvg } from "./draw.js";
-import { $, GameFeed, drawEnd, drawShared, h, known, pageParams, showError } from "./game.js";
+import { $, GameFeed, drawEnd, drawShared, h, known, pageParams, showError, stopPage } from "./game.js";
 import { drawMarks } from "./marks.js";
 
-const { game: gameId, seat } = pageParams();
+const { game: gameId } = pageParams();
+let seat = null;
 let catalogue = [];
 let token = null;
 let feed = null;
@@ -205,17 +206,47 @@ function render() {
   $("board-actions").replaceChildren(...boardButtons);
 }
 
+const HEADLINES = {
+  "game-not-found": "Game not found",
+  "link-replaced": "Link replaced",
+  "invalid-token": "Link not valid",
+};
+
+/** An error of the API or the network: a refused link stops the page (and is forgotten
+ * by this browser); anything else is shown and the page goes on. */
+function failed(err) {
+  const headline = err instanceof ApiError ? HEADLINES[err.kind] : undefined;
+  if (!headline) {
+    showError(err);
+    return;
+  }
+  if (feed) feed.close();
+  if (err.kind !== "game-not-found") forgetToken(gameId, seat);
+  view = null;
+  $("copy-link").hidden = true;
+  stopPage(headline, err);
+}
+
 async function start() {
-  if (!gameId || seat === null || Number.isNaN(seat)) {
-    showError(new Error("This page needs a join link: /play.html?game=ID&seat=N#token=..."));
+  const params = new URLSearchParams(location.search);
+  if (params.has("token")) {
+    // a token in the query reaches server logs: this server never gives such links
+    params.delete("token");
+    history.replaceState(null, "", `${location.pathname}?${params}`);
+    stopPage("Link not accepted", new Error("This link carries its token in the address's query (?token=), which this server does not accept. Open the link from the lobby, or ask the game's creator for a new one."));
     return;
   }
-  token = seatToken(gameId, seat);
-  if (!token) {
-    showError(new Error("No seat token for this game in this browser tab. Open the join link you were given."));
+  if (!gameId) {
+    stopPage("No game", new Error("This page needs a join link: /play.html?game=ID&seat=N#token=..."));
     return;
   }
+  ({ seat, token } = seatToken(gameId, pageParams().seat));
   try {
+    if (!token) {
+      await api(`/api/games/${encodeURIComponent(gameId)}`); // an unknown game: "game not found"
+      stopPage("No seat", new Error("This browser has no link for a seat of this game. Open your join link, or ask the game's creator for a new one."));
+      return;
+    }
     catalogue = (await serverOptions()).catalogue;
     feed = new GameFeed(gameId, token, (next, events) => {
       if (!view || next.version !== view.version) sel = {};
@@ -223,6 +254,7 @@ async function start() {
       if (view.seat !== seat) {
         showError(new Error(`This token is for seat ${view.seat}, not seat ${seat}.`));
       }
+      $("copy-link").hidden = false;
       drawShared(view, catalogue, events, seat);
       render();
       if (view.finished && !endShown) {
@@ -232,14 +264,23 @@ async function start() {
           .then(() => (ended.map_id ? drawMarks($("end"), ended, token, seat) : null))
           .catch(showError);
       }
-    }, showError);
+    }, failed);
     await feed.load();
     await feed.connect();
   } catch (err) {
-    showError(err);
+    failed(err);
   }
 }
 
+// another link pasted into this tab differs only in its fragment: the browser does not
+// load the page again by itself
+window.addEventListener("hashchange", () => {
+  if (!location.hash.includes(`token=${token}`)) location.reload();
+});
+$("copy-link").addEventListener("click", (e) => {
+  const link = `${location.origin}/play.html?game=${encodeURIComponent(gameId)}&seat=${seat}#token=${token}`;
+  copyText(link, e.currentTarget, "Your link");
+});
 $("copy-position").addEventListener("click", (e) => {
   if (view) copyText(view.state.position, e.currentTarget);
 });
