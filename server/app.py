@@ -324,7 +324,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             [SeatSpec(name=s.name, bot=s.bot) for s in body.seats], options, check, map_id
         )
         gid = created.game_id
-        background.add_task(move_bots, gid)
+        if created.has_bots:
+            background.add_task(move_bots, gid)
         return answer(
             {
                 "game_id": str(gid),
@@ -387,10 +388,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         with metrics.command_timer():
             gid = parse_game_id(game_id)
             seat = required_seat(gid, authorization)
-            version, events = service.play(gid, seat, body.command, body.expected_version)
-        hub.poke(gid, version)
-        background.add_task(move_bots, gid)
-        return answer({"version": version, "events": events})
+            played = service.play(gid, seat, body.command, body.expected_version)
+        hub.poke(gid, played.version)
+        if played.follow_up:
+            background.add_task(move_bots, gid)
+        return answer({"version": played.version, "events": played.events})
 
     @app.get("/api/games/{game_id}/events")
     def read_events(

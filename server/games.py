@@ -58,6 +58,23 @@ class CreatedGame:
     creator_token: str
     version: int
 
+    @property
+    def has_bots(self) -> bool:
+        """Whether a seat is a bot's (then the bots may have a turn to play at once)."""
+        return any(kind != HUMAN for kind in self.record.kinds)
+
+
+@dataclass(frozen=True)
+class Played:
+    """A seat's command, stored."""
+
+    version: int
+    events: list[dict[str, Any]]
+    """the stored events as that seat sees them"""
+    follow_up: bool
+    """a bot is to move or the game is over: :meth:`GameService.run_bots` and the map's
+    settling have work to do (a game of humans only in play has none)"""
+
 
 def not_found(game_id: object) -> Problem:
     return Problem(404, "game-not-found", "Game not found", f"no game {str(game_id)[:64]}")
@@ -288,11 +305,10 @@ class GameService:
 
     # -- playing ------------------------------------------------------------------------
 
-    def play(
-        self, game_id: UUID, seat: int, data: Any, expected_version: int
-    ) -> tuple[int, list[dict[str, Any]]]:
-        """Apply one seat's command; returns the new version and the stored events as
-        that seat sees them."""
+    def play(self, game_id: UUID, seat: int, data: Any, expected_version: int) -> Played:
+        """Apply one seat's command: the new version, the stored events as that seat
+        sees them, and whether the bots have a turn to play or the game is over (the
+        work :meth:`run_bots` and the map's settling do after the answer)."""
         try:
             command = from_dict(data)
         except CommandFormatError as error:
@@ -314,7 +330,8 @@ class GameService:
         except GameConflictError:
             raise _stale(None, expected_version) from None
         masks = masks_for(game.state, seat)
-        return game.version, [event_for(e, masks) for e in events]
+        follow_up = game.finished or self.bot_due(game, self.record(game_id))
+        return Played(game.version, [event_for(e, masks) for e in events], follow_up)
 
     def bot_due(self, game: Game, record: ServerGameOpened) -> bool:
         return not game.finished and record.kinds[game.state.current] != HUMAN

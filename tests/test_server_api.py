@@ -436,6 +436,22 @@ def test_bots_move_by_themselves(api: TestClient) -> None:
     assert view["your_turn"] and view["state"]["turn"] >= 3
 
 
+def test_a_command_in_a_game_of_humans_leaves_no_work_behind(api: TestClient, monkeypatch) -> None:
+    """After a command, the bots' turn and the map's settling run only when a bot is to
+    move or the game is over: a game of humans in play gets no background work."""
+    service = api.app.state.service  # type: ignore[attr-defined]
+    calls: list[object] = []
+    real = service.run_bots
+    monkeypatch.setattr(service, "run_bots", lambda *args: calls.append(args) or real(*args))
+    humans = create_game(api, seats=[{"name": "ann"}, {"name": "bob"}])
+    play_turns(api, humans["game_id"], tokens(humans), 6)
+    assert calls == []
+    with_bot = create_game(api, seats=[{"name": "ann"}, {"bot": "random"}])
+    calls.clear()
+    play_turns(api, with_bot["game_id"], tokens(with_bot), 6)  # two turns: the bot's comes
+    assert calls
+
+
 def test_a_read_starts_bots_left_waiting(api: TestClient) -> None:
     """A game stored with a bot to move and nobody moving it (as after a server process
     died between a command and the bot's turn): reading it lets the bot play."""
