@@ -7,7 +7,7 @@ their turn, cards and scores.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 from uuid import UUID
 
@@ -15,7 +15,7 @@ from cascadia.application.store import GameStore
 from cascadia.domain.events import GameEnded
 from cascadia.domain.state import GameState
 from cascadia.projections.game_scores import score_state
-from cascadia.projections.turns import game_turns
+from cascadia.projections.turns import Round, game_round, game_turns
 
 SHORT_ID = 8
 """Characters of a game id shown in lists: every command takes a prefix of an id."""
@@ -37,6 +37,8 @@ class GameSummary:
     """The turn being played (over all players), or the number of turns once finished."""
     turns: int
     """The turns of the whole game (over all players)."""
+    round: Round
+    """The round being played (the last once finished): how the game is numbered for people."""
     totals: list[int]
     """Each seat's score: final, or running while the game goes on."""
     winners: list[int] | None
@@ -53,6 +55,7 @@ class GameSummary:
             "finished": self.finished,
             "turn": self.turn,
             "turns": self.turns,
+            "round": asdict(self.round),
             "scores": self.totals,
             "winners": self.winners,
         }
@@ -106,6 +109,7 @@ def _summary(store: GameStore, game_id: UUID, short: str, payload: dict[str, Any
         finished=state.finished,
         turn=state.turn,
         turns=game_turns(state),
+        round=game_round(state),
         totals=[p.total for p in sheet.players],
         winners=list(sheet.winners) if sheet.final else None,
     )

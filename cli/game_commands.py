@@ -52,7 +52,7 @@ from cascadia.projections.render import (
     render_options,
     render_secret_card,
 )
-from cascadia.projections.turns import game_turns
+from cascadia.projections.turns import game_round
 from rich import box
 from rich.table import Table
 
@@ -237,7 +237,7 @@ def games_list(
 def _status(game: GameSummary) -> str:
     if game.finished:
         return "finished"
-    return f"turn {game.turn}/{game.turns}"
+    return f"round {game.round.number}/{game.round.of}"
 
 
 def _score(game: GameSummary) -> str:
@@ -285,7 +285,7 @@ def show(
     status = (
         "finished"
         if state.finished
-        else f"turn {state.turn} of {game_turns(state)}, {seat_name(state.names, state.current)} to play"
+        else f"{game_round(state)}, {seat_name(state.names, state.current)} to play"
     )
     seed = f"  seed {view['seed']}" if "seed" in view else ""
     console.print(f"game {state.game_id}{seed}  {status}", markup=False)

@@ -61,7 +61,7 @@ from cascadia.projections.achievement_progress import achievement_label
 from cascadia.projections.describe import describe_moves, plural, possessive, seat_name
 from cascadia.projections.player_view import SPECTATOR, player_view
 from cascadia.projections.render import render_cards, render_options, render_score
-from cascadia.projections.turns import seat_turn
+from cascadia.projections.turns import game_round
 
 ReadLine = Callable[[str], str]
 
@@ -123,8 +123,7 @@ class PlayLoop:
         stage = self.session.stage(game)
         if stage is Stage.BOT:
             state = game.state
-            turn = seat_turn(state)
-            who = f"{possessive(state.names, state.current)} turn {turn.number} of {turn.of}: "
+            who = f"{possessive(state.names, state.current)} turn, {game_round(state)}: "
             self.save(bot_for_turn(state), lead=who)
             return
         self.show_turn_start()
@@ -253,9 +252,8 @@ class PlayLoop:
         state = game.state
         seat = state.current
         names = state.names
-        turn = seat_turn(state)
         console.rule(
-            f"{possessive(names, seat)} turn {turn.number} of {turn.of} · "
+            f"{possessive(names, seat)} turn, {game_round(state)} · "
             f"{plural(state.stack_size, 'tile')} in the stack"
         )
         view = self.view()
@@ -351,9 +349,8 @@ class PlayLoop:
 
     def say_saved(self) -> None:
         state = self.game.state
-        turn = seat_turn(state)
         console.print(
-            f"Stopped in {possessive(state.names, state.current)} turn {turn.number} of {turn.of}; "
+            f"Stopped in {possessive(state.names, state.current)} turn, {game_round(state)}; "
             "every completed move is saved. "
             f"Resume with: cascadia play {str(self.game_id)[:8]}",
             markup=False,

@@ -25,7 +25,7 @@ from cascadia.projections.describe import plural
 from cascadia.projections.game_scores import score_state
 from cascadia.projections.player_view import player_view
 from cascadia.projections.render import render_score
-from cascadia.projections.turns import game_turns
+from cascadia.projections.turns import game_round
 from rich.table import Table
 
 
@@ -70,7 +70,7 @@ def score_status(state: GameState) -> str:
     """``final``, or where the running scores stand: ``running, turn 31 of 40``."""
     if state.finished:
         return "final"
-    return f"running, turn {state.turn} of {game_turns(state)}"
+    return f"running, {game_round(state)}"
 
 
 def score(

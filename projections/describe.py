@@ -11,6 +11,7 @@ from typing import Any
 from cascadia.domain import events as ev
 from cascadia.domain.components import TILES, article
 from cascadia.projections.render import render_cards
+from cascadia.projections.turns import round_of_turn
 
 
 def tile_text(tile_id: int) -> str:
@@ -147,9 +148,10 @@ def describe_event(event: ev.GameEvent, names: Sequence[str], view: Mapping[str,
             f"(slot {e.wildlife_slot}) leave the game."
         )
     if isinstance(event, ev.TurnEnded):
-        return f"End of turn {e.turn} ({who(e.player)})."
+        return f"End of {possessive(names, e.player)} turn, round {round_of_turn(e.turn, len(names))}."
     if isinstance(event, ev.GameEnded):
-        return f"Game over after {e.turns} turns: the stack cannot refill the market."
+        rounds = plural(round_of_turn(e.turns, len(names)), "round")
+        return f"Game over after {rounds}: the stack cannot refill the market."
     return f"{event.type}."  # pragma: no cover - every event type is named above
 
 

@@ -26,6 +26,7 @@ for the owner of the event store and the replay tools). A seat or a spectator se
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any, Final
 
 from cascadia.domain.components import WILDLIFE
@@ -33,6 +34,7 @@ from cascadia.domain.environment import Environment
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.state import GameState, tile_counts, wildlife_counts
 from cascadia.projections.game_scores import score_state
+from cascadia.projections.turns import game_round
 
 SPECTATOR: Final = "spectator"
 """A viewer who holds no seat: sees what every seat sees, and no secret card."""
@@ -102,6 +104,7 @@ def player_view(state: GameState, viewer: Viewer, *, scores: bool = True) -> dic
         "secret_cards": [None if species in hidden else species for species in state.secret_cards],
         "version": state.version,
         "turn": state.turn,
+        "round": asdict(game_round(state)),
         "finished": state.finished,
         "first_player": state.first_player,
         "current_player": state.current,

@@ -6,6 +6,10 @@ also discards the pair farthest from the stack, so it needs two tiles. The numbe
 turns is therefore known from the stack at any moment: 20 per player in a standard
 game, 18 with ``no_starter`` (its opening tiles come out of the stack, RULES.md 7.7),
 19 for ``no_starter`` solo. Turns go round the table from the first player (3.6).
+
+Every surface numbers the game the same way, by **rounds**: round ``k`` of ``n`` is the
+``k``-th time round the table, in which each seat plays one turn (solo: a round is a
+turn), and says whose turn it is beside it ("round 10 of 20, Ann to play").
 """
 
 from __future__ import annotations
@@ -29,19 +33,22 @@ def seat_of_turn(state: GameState, turn: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class SeatTurn:
-    """A seat's own turn: the ``number``-th of its ``of`` turns in this game."""
+class Round:
+    """Round ``number`` of the game's ``of`` rounds (see the module docstring)."""
 
     number: int
     of: int
 
+    def __str__(self) -> str:
+        return f"round {self.number} of {self.of}"
 
-def seat_turn(state: GameState, seat: int | None = None) -> SeatTurn:
-    """Which of its own turns ``seat`` (default: the seat to play) is at: the turn in
-    progress when it is that seat's, else the last one it played."""
-    seat = state.current if seat is None else seat
-    total = game_turns(state)
-    played = min(state.turn, total)
-    mine = sum(1 for t in range(1, total + 1) if seat_of_turn(state, t) == seat)
-    done = sum(1 for t in range(1, played + 1) if seat_of_turn(state, t) == seat)
-    return SeatTurn(done, mine)
+
+def round_of_turn(turn: int, players: int) -> int:
+    """The round in which game turn ``turn`` (1, 2, ... over all seats) is played."""
+    return (turn - 1) // players + 1
+
+
+def game_round(state: GameState) -> Round:
+    """The round being played (the last one once the game is over)."""
+    rounds = -(-game_turns(state) // state.player_count)
+    return Round(min(round_of_turn(state.turn, state.player_count), rounds), rounds)

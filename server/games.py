@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -23,6 +23,7 @@ from cascadia.domain.errors import CommandFormatError, IllegalMoveError, Invalid
 from cascadia.domain.game import MAX_PLAYERS, Game
 from cascadia.domain.options import RESTRICTIONS, GameOptions
 from cascadia.domain.state import GameState
+from cascadia.projections.turns import game_round
 from cascadia.replays.commitment import SALT_BYTES, SCHEME, seed_commitment
 from cascadia.replays.format import LogHeader, encode_log
 from cascadia.replays.scores import final_score_sheet
@@ -243,6 +244,7 @@ class GameService:
             "commitment": record.commitment,
             "version": state.version,
             "turn": state.turn,
+            "round": asdict(game_round(state)),
             "current_player": state.current,
             "finished": state.finished,
             "map_id": None if record.map_id is None else str(record.map_id),

@@ -94,7 +94,7 @@ def test_a_human_plays_a_whole_game_against_greedy_by_clicking(server, browsers,
             screenshot(driver, "play-phone.png", PHONE)
             resize(driver, 1280)
         play_one_step(driver, seen)
-    assert {"Your turn 1 of 20", "Your turn 20 of 20"} <= labels
+    assert {"Your turn · round 1 of 20", "Your turn · round 20 of 20"} <= labels
     assert {"rotations"} <= seen and ("token" in seen or "return" in seen)
 
     # the end screen: winner, scores, seed revealed and checked against the commitment
@@ -201,7 +201,7 @@ def test_viewer_fits_without_sideways_scrolling(browsers, viewer_file, width):
         for cell in driver.find_elements(By.CSS_SELECTOR, cells):
             assert inside_viewport(driver, cell), step
     # the last point of the game: the winner's banner; the four boards stay on the page
-    assert driver.find_element(By.ID, "label").text.startswith("Turn 80 of 80")
+    assert driver.find_element(By.ID, "label").text.startswith("Round 20 of 20")
     banner = driver.find_element(By.ID, "banner")
     assert banner.is_displayed() and ("wins" in banner.text or "Shared win" in banner.text)
     for board in driver.find_elements(By.CSS_SELECTOR, "svg.board"):
@@ -288,7 +288,7 @@ def open_seat(server: str, browsers, monkeypatch, seed: int) -> tuple[WebDriver,
     monkeypatch.undo()
     driver = browsers()
     driver.get(server + created["seats"][0]["join_link"])
-    wait(driver, lambda d: d.find_element(By.ID, "turn-label").text == "Your turn 1 of 20")
+    wait(driver, lambda d: d.find_element(By.ID, "turn-label").text == "Your turn · round 1 of 20")
     return driver, created
 
 
@@ -345,7 +345,7 @@ def test_the_three_alike_wipe_and_a_nature_token_wipe_by_clicking(server, browse
     q, r = api(server, path, token=token)["state"]["turn_state"]["tile_placed_at"]
     click(driver, f'#my-board circle.token-target[data-q="{q}"][data-r="{r}"]')
     confirm(driver, "place-token")
-    wait(driver, lambda d: d.find_element(By.ID, "turn-label").text == "Your turn 2 of 20")
+    wait(driver, lambda d: d.find_element(By.ID, "turn-label").text == "Your turn · round 2 of 20")
     assert "1 nature token" in driver.find_element(By.ID, "my-info").text
     driver.find_element(By.ID, "nature-wipe").click()
     click(driver, "#market-svg g.market-token[role=button]", 0)

@@ -105,7 +105,7 @@ def test_show_turn(cli, tmp_path):
     assert sum(len(p["environment"]) for p in after["players"]) == 9 + 4
     code, out, _ = cli("show", game_id[:6], "-t", "4")
     assert code == 0
-    assert "turn 5" in out and "market:" in out
+    assert "round 2 of 20" in out and "market:" in out  # turn 5 of a 3-player game
     assert_one_line_error(*cli("show", game_id, "--turn", "999"))
 
 

@@ -127,7 +127,7 @@ def test_games_says_status_winner_score_and_the_cards_drawn(cli, tmp_path):
         best = max(p["total"] for p in sheet["players"])
         assert f"{best}" in row
     row = next(line for line in lines if line.strip().startswith(unfinished[:8]))
-    assert "turn 1/60" in row and "tied 10" in row
+    assert "round 1/20" in row and "tied 10" in row
     assert lines[-2] == "3 game(s)" and lines[-1].startswith("store: sqlite:")
 
 

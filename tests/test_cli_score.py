@@ -51,7 +51,7 @@ def test_score_at_a_turn_is_live(cascadia: CliRunner, tmp_path: Path) -> None:
     assert first and all(p["leading"] and not p["won"] for p in first)
     assert not any(p["won"] for p in sheet["players"])
     code, out, _ = cascadia("score", game_id, "--turn", "30", "--home", str(tmp_path))
-    assert "(leading)" in out and "(won)" not in out and "running, turn 31 of 40" in out
+    assert "(leading)" in out and "(won)" not in out and "running, round 16 of 20" in out
     code, out, _ = cascadia("score", game_id, "--home", str(tmp_path))
     assert "(won)" in out and "(leading)" not in out and "(final)" in out
     code, _, err = cascadia("score", game_id, "--turn", "999", "--home", str(tmp_path))

@@ -180,7 +180,7 @@ def test_a_human_plays_a_whole_game_against_a_random_bot(cli, tmp_path):
     assert 40 <= len(answerer.asked) <= 100
     assert "refused" not in out and "did not understand" not in out
     assert "ann: take> " in out and "ann: tile> " in out
-    assert "random's turn 1 of 20: random took tile #" in out
+    assert "random's turn, round 1 of 20: random took tile #" in out
     assert "final scores" in out and "total" in out
     assert "Winner: " in out or "Shared win: " in out
     assert_stored_game_is_legal(tmp_path, game_id)

@@ -20,7 +20,7 @@ from cascadia.domain.environment import Environment
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 from cascadia.projections.describe import describe_event, possessive, seat_name, subject
-from cascadia.projections.turns import SeatTurn, game_turns, seat_turn
+from cascadia.projections.turns import Round, game_round, game_turns
 from test_play import Answerer, legal_line, new_game
 
 cli = test_play.cli  # the fixture that runs `cascadia ... --home tmp_path` with a stdin
@@ -28,7 +28,7 @@ cli = test_play.cli  # the fixture that runs `cascadia ... --home tmp_path` with
 GAME = UUID(int=1)
 SCREEN_LINES = 24
 WIDTH = 80
-RULE = re.compile(r"─ (\S.*) turn (\d+) of (\d+) · ")
+RULE = re.compile(r"─ (\S.*) turn, round (\d+) of (\d+) · ")
 
 
 def physical_lines(lines: list[str]) -> int:
@@ -71,29 +71,29 @@ def test_every_turn_screen_fits_an_80_by_24_terminal(cli, tmp_path):
 # -- whose turn, of how many ---------------------------------------------------------------
 
 
-def test_the_header_counts_the_seats_own_turns(cli, tmp_path):
+def test_the_header_counts_the_rounds(cli, tmp_path):
     game_id = new_game(cli, "--seat-names", "you,greedy", "--seed", "21")
     code, out, _ = cli("play", game_id[:8], stdin=Answerer(tmp_path, game_id))
     assert code == 0
     numbers = [(m.group(1), int(m.group(2)), int(m.group(3))) for m in RULE.finditer(out)]
     assert numbers == [("your", k, 20) for k in range(1, 21)]
-    assert "greedy's turn 20 of 20: greedy took" in out or "your turn 20 of 20" in out
+    assert "greedy's turn, round 20 of 20: greedy took" in out or "your turn, round 20 of 20" in out
 
 
 def test_no_starter_games_last_18_turns_each(cli, tmp_path):
     game_id = new_game(cli, "--seat-names", "ann,greedy,greedy", "--seed", "2", "--rule", "no_starter")
     code, out, _ = cli("play", game_id[:8], stdin=Answerer(tmp_path, game_id, script=[None]))
     assert code == 0
-    assert re.search(r"ann's turn 1 of 18 · ", out)
+    assert re.search(r"ann's turn, round 1 of 18 · ", out)
 
 
 @pytest.mark.parametrize(
     ("players", "rules", "per_player"),
     [(1, (), 20), (2, (), 20), (4, (), 20), (3, ("no_starter",), 18), (1, ("no_starter",), 19)],
 )
-def test_seat_turns_over_a_whole_game(players, rules, per_player):
-    """Before each turn ends, the game knows its length and which of its own turns the
-    seat plays (1, 2, ... per_player)."""
+def test_rounds_over_a_whole_game(players, rules, per_player):
+    """Before each turn ends, the game knows its length and its round, which is the
+    seat's own turn (1, 2, ... per_player): each seat plays once a round."""
     game = play_game(3, ["random"] * players, GameOptions(**dict.fromkeys(rules, True)))
     events = game.collect_events()
     starts = [i + 1 for i, e in enumerate(events) if isinstance(e, ev.TurnEnded)][:-1]
@@ -103,7 +103,7 @@ def test_seat_turns_over_a_whole_game(players, rules, per_player):
         assert game_turns(state) == per_player * players
         seat = state.current
         played[seat] = played.get(seat, 0) + 1
-        assert seat_turn(state) == SeatTurn(played[seat], per_player)
+        assert game_round(state) == Round(played[seat], per_player)
     assert played == dict.fromkeys(range(players), per_player)
     assert game_turns(game.state) == per_player * players
 

@@ -193,7 +193,7 @@ def test_viewer_has_one_snapshot_per_turn_plus_setup_and_stays_small(tmp_path):
     assert [s["turn"] for s in snapshots] == list(range(len(turns) + 1))
     assert [s["player"] for s in snapshots[1:]] == [t.player for t in turns]
     assert snapshots[-1]["finished"] and not any(s["finished"] for s in snapshots[:-1])
-    endings = ("End of turn", "Game over", "Overpopulation")
+    endings = ("End of ", "Game over", "Overpopulation")
     assert all(s["events"][-1].startswith(endings) for s in snapshots[1:])
     final = Game.replay(events).state
     assert snapshots[-1]["scores"][0][12] == final_score_sheet(final)["players"][0]["total"]

@@ -30,14 +30,8 @@ export function pageParams() {
   return { game: params.get("game"), seat: seat === null ? null : Number(seat) };
 }
 
-/** Turn numbers a player understands: each player's own turn ``k`` of ``total``
- * (``state.turn`` counts over all players; turns left = the stack, plus this one). */
-export function turnOf(state) {
-  const players = state.players.length;
-  const total = Math.round((state.turn + state.stack_size) / players);
-  const k = Math.min(total, Math.floor((state.turn - 1) / players) + 1);
-  return { k, total };
-}
+/** The round (each seat one turn, projections/turns.py) of game turn ``turn`` (1, 2, ...). */
+const roundOf = (turn, players) => Math.floor((turn - 1) / players) + 1;
 
 /** A game event in words, for the recent-events list. */
 export function eventText(e, names) {
@@ -53,8 +47,8 @@ export function eventText(e, names) {
     case "WildlifeReplaced": return `${who} wiped ${p.set_aside.join(", ")}; drawn ${p.drawn.join(", ")}`;
     case "OverpopulationWiped": return p.mandatory ? `Four ${p.set_aside[0]} in the market: wiped` : `${who} wiped three ${p.set_aside[0]}`;
     case "SecretCardRevealed": return `${who} revealed a secret card: ${p.species}`;
-    case "TurnEnded": return `End of turn ${p.turn} (${who})`;
-    case "GameEnded": return `Game over after ${p.turns} turns`;
+    case "TurnEnded": return `End of ${who}'s turn, round ${roundOf(p.turn, names.length)}`;
+    case "GameEnded": return `Game over after ${roundOf(p.turns, names.length)} rounds`;
     case "SoloPairDiscarded": return `Solo: tile ${p.tile} and the ${p.wildlife} leave the game`;
     default: return null;
   }
@@ -258,11 +252,11 @@ const recent = [];
 export function drawShared(view, catalogue, events, mySeat = null) {
   const state = view.state;
   const names = state.players.map((p) => p.name);
-  const { k, total } = turnOf(state);
+  const round = `round ${state.round.number} of ${state.round.of}`;
   let label;
   if (state.finished) label = "Game over";
-  else if (view.your_turn) label = `Your turn ${k} of ${total}`;
-  else label = `Turn ${k} of ${total} \u00b7 ${names[state.current_player]} to play`;
+  else if (view.your_turn) label = `Your turn \u00b7 ${round}`;
+  else label = `${names[state.current_player]} to play \u00b7 ${round}`;
   $("turn-label").textContent = label;
   $("bag").textContent = `Bag: ${SPECIES.map((s) => `${state.bag[s]} ${s}`).join(", ")} \u00b7 ${state.stack_size} tiles in the stack`;
   const cards = Object.entries(state.cards).map(([s, c]) => `${s} ${c ?? "?"}`).join(" \u00b7 ");

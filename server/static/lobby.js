@@ -98,7 +98,7 @@ async function refresh() {
     const { games } = await api("/api/games?limit=30");
     const items = games.map((g) => h("li", {}, [
       h("span", { text: g.seats.map((s) => s.name + (s.kind === "bot" ? " (bot)" : "")).join(", ") }),
-      h("span", { class: "hint", text: g.finished ? "finished" : `turn ${g.turn}` }),
+      h("span", { class: "hint", text: g.finished ? "finished" : `round ${g.round.number} of ${g.round.of}` }),
       h("a", { href: `/spectate.html?game=${encodeURIComponent(g.game_id)}`, text: g.finished ? "see the result" : "watch" }),
     ]));
     $("games").replaceChildren(...(items.length ? items : [h("li", { class: "hint", text: "No games yet." })]));
