@@ -18,12 +18,17 @@ so an audit can re-derive any draw from the seed and the event stream alone. Pyt
 from __future__ import annotations
 
 from hashlib import sha256
+from struct import Struct
 
 from cascadia.domain.errors import InvalidOptionError
 
 _TAG = b"cascadia/v1"
 _SPAN = 1 << 64
 MAX_SEED = _SPAN - 1
+_SEED = Struct(">Q")
+"""A seed as 8 bytes big-endian; also reads ``x``, the first 8 bytes of a digest."""
+_POSITION_ATTEMPT = Struct(">QI")
+"""The draw position (8 bytes) and the attempt (4 bytes), big-endian."""
 
 
 def check_seed(seed: int) -> int:
@@ -35,15 +40,26 @@ def check_seed(seed: int) -> int:
 
 def draw(seed: int, position: int, bound: int, stream: bytes = _TAG) -> int:
     """Draw number ``position`` of the stream for ``seed``: a whole number in ``[0, bound)``."""
+    return draw_from(stream_prefix(seed, stream), position, bound)
+
+
+def stream_prefix(seed: int, stream: bytes = _TAG) -> bytes:
+    """What every hashed message of the stream for ``seed`` starts with: the stream's tag
+    and the seed (see :func:`draw_from`)."""
+    return stream + _SEED.pack(seed)
+
+
+def draw_from(prefix: bytes, position: int, bound: int) -> int:
+    """Draw number ``position`` of the stream whose :func:`stream_prefix` is ``prefix``
+    (the module docstring's algorithm, with the prefix made once per stream)."""
     if not 0 < bound <= _SPAN:
         raise ValueError(f"bound must be from 1 to 2**64, not {bound}")
     if bound == 1:
         return 0
     limit = _SPAN - (_SPAN % bound)
-    prefix = stream + seed.to_bytes(8, "big") + position.to_bytes(8, "big")
     attempt = 0
     while True:
-        x = int.from_bytes(sha256(prefix + attempt.to_bytes(4, "big")).digest()[:8], "big")
+        (x,) = _SEED.unpack_from(sha256(prefix + _POSITION_ATTEMPT.pack(position, attempt)).digest())
         if x < limit:
             return x % bound
         attempt += 1
@@ -52,14 +68,15 @@ def draw(seed: int, position: int, bound: int, stream: bytes = _TAG) -> int:
 class DrawStream:
     """A cursor over one seed's stream: ``next(bound)`` draws and advances the position."""
 
-    __slots__ = ("position", "seed", "stream")
+    __slots__ = ("_prefix", "position", "seed", "stream")
 
     def __init__(self, seed: int, position: int = 0, stream: bytes = _TAG) -> None:
         self.seed = check_seed(seed)
         self.position = position
         self.stream = stream
+        self._prefix = stream_prefix(seed, stream)
 
     def next(self, bound: int) -> int:
-        value = draw(self.seed, self.position, bound, self.stream)
+        value = draw_from(self._prefix, self.position, bound)
         self.position += 1
         return value
