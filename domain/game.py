@@ -209,6 +209,30 @@ class _Draws:
         raise AssertionError("unreachable: x < sum(bag)")
 
 
+class TilePlacements(Sequence[tuple[Hex, int]]):
+    """The ``(hex, rotation)`` placements of :meth:`Game.legal_tile_rotations` in the
+    order of :meth:`Game.legal_tile_placements`, read without making that list."""
+
+    __slots__ = ("_count", "_rotations")
+
+    def __init__(self, rotations: dict[Hex, tuple[int, ...]]) -> None:
+        self._rotations = rotations
+        self._count = sum(map(len, rotations.values()))
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index: int) -> tuple[Hex, int]:  # type: ignore[override]  # no slices
+        """The ``index``-th placement (from 0; no slices, no negative index)."""
+        if not 0 <= index < self._count:
+            raise IndexError(f"placement {index} of {self._count}")
+        for h, rotations in self._rotations.items():
+            if index < len(rotations):
+                return h, rotations[index]
+            index -= len(rotations)
+        raise AssertionError("unreachable: index < the count of placements")
+
+
 class Game:
     """One game of Cascadia: its state, and the events not yet saved."""
 
@@ -389,6 +413,11 @@ class Game:
         taking it) may go, one rotation for a keystone (:meth:`legal_tile_rotations`, hex
         by hex)."""
         return [(h, rot) for h, rotations in self.legal_tile_rotations(tile).items() for rot in rotations]
+
+    def tile_placements(self) -> TilePlacements:
+        """:meth:`legal_tile_placements` as a sequence that is not built: its length and
+        its ``i``-th placement, for a choice of one of them by its place in the list."""
+        return TilePlacements(self.legal_tile_rotations())
 
     def legal_tile_rotations(self, tile: int | None = None) -> dict[Hex, tuple[int, ...]]:
         """Per hex where the held tile (or ``tile``) may go, in order, its rotations there
