@@ -50,8 +50,6 @@ _ANNOTATIONS: dict[pa.DataType, str] = {
 Sheet = dict[str, Any]
 """A final score sheet as plain data (``ScoreSheet.to_dict()``)."""
 
-_EVENT_COLUMNS = ("sequence", "type", "turn", *schema.EVENT_COLUMN_TYPES, "extra")
-
 
 class UnfinishedGameError(CascadiaError):
     """A game that has not ended: only finished games are analysed."""
@@ -213,42 +211,59 @@ class BatchColumns:
 
     def _add_event_rows(self, game: int, events: Sequence[ev.GameEvent]) -> None:
         """Rows of ``events`` and ``placements``; their ``game_id`` column holds the game's
-        index in the batch until :meth:`tables` (many rows per game: ints are cheaper)."""
+        index in the batch until :meth:`tables` (many rows per game: ints are cheaper).
+
+        Built column by column: the rows of each event type together, then the turn
+        column and the placements from the few events that move the turn or place."""
         columns = self.columns[schema.EVENTS]
         base = len(columns["sequence"])
         count = len(events)
+        classes = [event.__class__ for event in events]
+        rows_of: dict[type, list[int]] = {}
+        for row, cls in enumerate(classes, base):
+            rows_of.setdefault(cls, []).append(row)
         columns["game_id"].extend([game] * count)
-        for name in _EVENT_COLUMNS:
+        columns["sequence"].extend([event.originator_version for event in events])
+        columns["type"].extend([cls.__name__ for cls in classes])
+        columns["turn"].extend(self._turns_and_placements(game, events, rows_of, base))
+        for name in (*schema.EVENT_COLUMN_TYPES, "extra"):
             columns[name].extend([None] * count)
-        sequence, types, turns = columns["sequence"], columns["type"], columns["turn"]
-        extra, fills = columns["extra"], columns["fills"]
+        for cls, rows in rows_of.items():
+            self._add_payload_cells(_plan(cls), [events[row - base] for row in rows], rows)
+
+    def _add_payload_cells(self, plan: _Plan, events: list[ev.GameEvent], rows: list[int]) -> None:
+        """The payload cells of ``events`` (all of one type, whose columns ``plan`` maps)
+        at rows ``rows`` of ``events``: typed columns, then the ``extra`` JSON text."""
+        columns = self.columns[schema.EVENTS]
+        for field, column in plan.typed:
+            target = columns[column]
+            values = map(attrgetter(field), events)
+            if column == "fills":
+                values = ([tuple(fill) for fill in fills] for fills in values)
+            for row, value in zip(rows, values, strict=True):
+                target[row] = value
+        if plan.extra:
+            extra = columns["extra"]
+            for row, event in zip(rows, events, strict=True):
+                extra[row] = _json({field: getattr(event, field) for field in plan.extra})
+
+    def _turns_and_placements(
+        self, game: int, events: Sequence[ev.GameEvent], rows_of: dict[type, list[int]], base: int
+    ) -> list[int]:
+        """The ``turn`` column of ``events`` (``rows_of``: the rows of each event type,
+        from ``base``), and their ``placements`` rows, from the events of :data:`_FLOW`:
+        the turn is 0 up to the first player's choice, then 1, then the next turn after
+        each end of a turn; a game's end holds its turn count. A payload's own ``turn``
+        field later takes the place of the cell (:meth:`_add_payload_cells`)."""
         placements = self.columns[schema.PLACEMENTS]
         placed_wildlife = placements["wildlife"]
         last_placement: tuple[int, int, int, int] | None = None  # (row, player, q, r) this turn
+        turns: list[int] = []
         turn = 0
-        local: dict[type, tuple[Any, ...]] = {}
-        for row, event in enumerate(events, base):
-            cls = event.__class__
-            entry = local.get(cls)
-            if entry is None:
-                plan = _plan(cls)
-                getter = attrgetter(*(f for f, _ in plan.typed)) if plan.typed else None
-                targets = [columns[column] for _, column in plan.typed]
-                entry = local[cls] = (plan.name, getter, targets, plan.extra, _FLOW.get(cls, 0))
-            name, getter, targets, extra_fields, flow = entry
-            sequence[row] = event.originator_version
-            types[row] = name
-            turns[row] = turn
-            if getter is not None:
-                values = getter(event)
-                if len(targets) == 1:
-                    values = (values,)
-                for target, value in zip(targets, values, strict=True):
-                    target[row] = [tuple(fill) for fill in value] if target is fills else value
-            if extra_fields:
-                extra[row] = _json({field: getattr(event, field) for field in extra_fields})
-            if not flow:
-                continue
+        flow_rows = sorted(row for cls in _FLOW for row in rows_of.get(cls, ()))
+        for row in flow_rows:
+            event = events[row - base]
+            flow = _FLOW[event.__class__]
             if flow == _TILE_PLACED:
                 e = cast(ev.TilePlaced, event)
                 last_placement = (len(placed_wildlife), e.player, e.q, e.r)
@@ -266,12 +281,17 @@ class BatchColumns:
                 if last_placement is not None and last_placement[1:] == (w.player, w.q, w.r):
                     placed_wildlife[last_placement[0]] = w.wildlife
             elif flow == _FIRST_PLAYER:
+                turns += [turn] * (row - base + 1 - len(turns))
                 turn = 1
             elif flow == _TURN_ENDED:
+                turns += [turn] * (row - base + 1 - len(turns))
                 turn = cast(ev.TurnEnded, event).turn + 1
                 last_placement = None
             elif flow == _GAME_ENDED:
-                turns[row] = cast(ev.GameEnded, event).turns
+                turns += [turn] * (row - base - len(turns))
+                turns.append(cast(ev.GameEnded, event).turns)
+        turns += [turn] * (len(events) - len(turns))
+        return turns
 
     def tables(self, batch: str) -> dict[str, pa.Table]:
         """The batch as one Arrow table per stored table, with ``batch`` filled in."""

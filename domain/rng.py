@@ -17,6 +17,7 @@ so an audit can re-derive any draw from the seed and the event stream alone. Pyt
 
 from __future__ import annotations
 
+from functools import lru_cache
 from hashlib import sha256
 from struct import Struct
 
@@ -49,14 +50,20 @@ def stream_prefix(seed: int, stream: bytes = _TAG) -> bytes:
     return stream + _SEED.pack(seed)
 
 
+@lru_cache(maxsize=256)
+def _limit(bound: int) -> int:
+    """``2**64 - (2**64 mod bound)``: below it, ``x mod bound`` is uniform."""
+    if not 0 < bound <= _SPAN:
+        raise ValueError(f"bound must be from 1 to 2**64, not {bound}")
+    return _SPAN - (_SPAN % bound)
+
+
 def draw_from(prefix: bytes, position: int, bound: int) -> int:
     """Draw number ``position`` of the stream whose :func:`stream_prefix` is ``prefix``
     (the module docstring's algorithm, with the prefix made once per stream)."""
-    if not 0 < bound <= _SPAN:
-        raise ValueError(f"bound must be from 1 to 2**64, not {bound}")
+    limit = _limit(bound)
     if bound == 1:
         return 0
-    limit = _SPAN - (_SPAN % bound)
     attempt = 0
     while True:
         (x,) = _SEED.unpack_from(sha256(prefix + _POSITION_ATTEMPT.pack(position, attempt)).digest())
