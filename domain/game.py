@@ -56,7 +56,7 @@ from cascadia.domain.errors import (
 )
 from cascadia.domain.hexgrid import Hex, distinct_rotations, neighbours, opposite, tile_edges
 from cascadia.domain.options import RULES_VERSION, GameOptions, check_rules_version, parse_card_choice
-from cascadia.domain.rng import check_seed, draw_from, stream_prefix
+from cascadia.domain.rng import check_seed, draw_from, stream_start
 from cascadia.domain.state import GameState, all_alike, evolve
 
 GAME_ID_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/games")
@@ -170,10 +170,10 @@ class _Draws:
     that several draws in one event see each other's effect; ``evolve`` later applies
     the recorded outcome."""
 
-    __slots__ = ("_prefix", "_state", "bag", "pool", "position", "set_aside")
+    __slots__ = ("_start", "_state", "bag", "pool", "position", "set_aside")
 
     def __init__(self, state: GameState) -> None:
-        self._prefix = stream_prefix(state.seed)
+        self._start = stream_start(state.seed)
         self.position = state.draw_position
         self.bag = list(state.bag)
         self.set_aside = list(state.set_aside)
@@ -181,7 +181,7 @@ class _Draws:
         self._state = state
 
     def next(self, bound: int) -> int:
-        value = draw_from(self._prefix, self.position, bound)
+        value = draw_from(self._start, self.position, bound)
         self.position += 1
         return value
 

@@ -20,8 +20,12 @@ from __future__ import annotations
 from functools import lru_cache
 from hashlib import sha256
 from struct import Struct
+from typing import TYPE_CHECKING
 
 from cascadia.domain.errors import InvalidOptionError
+
+if TYPE_CHECKING:
+    from hashlib import _Hash
 
 _TAG = b"cascadia/v1"
 _SPAN = 1 << 64
@@ -41,13 +45,16 @@ def check_seed(seed: int) -> int:
 
 def draw(seed: int, position: int, bound: int, stream: bytes = _TAG) -> int:
     """Draw number ``position`` of the stream for ``seed``: a whole number in ``[0, bound)``."""
-    return draw_from(stream_prefix(seed, stream), position, bound)
+    return draw_from(stream_start(seed, stream), position, bound)
 
 
-def stream_prefix(seed: int, stream: bytes = _TAG) -> bytes:
-    """What every hashed message of the stream for ``seed`` starts with: the stream's tag
-    and the seed (see :func:`draw_from`)."""
-    return stream + _SEED.pack(seed)
+@lru_cache(maxsize=64)
+def stream_start(seed: int, stream: bytes = _TAG) -> _Hash:
+    """SHA-256 fed with what every hashed message of the stream for ``seed`` starts with,
+    its tag and the seed (see :func:`draw_from`): each draw hashes on from a copy, which
+    is quicker than hashing the whole message. Shared (kept for the last few streams):
+    copied, never updated."""
+    return sha256(stream + _SEED.pack(seed))
 
 
 @lru_cache(maxsize=256)
@@ -58,15 +65,17 @@ def _limit(bound: int) -> int:
     return _SPAN - (_SPAN % bound)
 
 
-def draw_from(prefix: bytes, position: int, bound: int) -> int:
-    """Draw number ``position`` of the stream whose :func:`stream_prefix` is ``prefix``
-    (the module docstring's algorithm, with the prefix made once per stream)."""
+def draw_from(start: _Hash, position: int, bound: int) -> int:
+    """Draw number ``position`` of the stream whose :func:`stream_start` is ``start``
+    (the module docstring's algorithm)."""
     limit = _limit(bound)
     if bound == 1:
         return 0
     attempt = 0
     while True:
-        (x,) = _SEED.unpack_from(sha256(prefix + _POSITION_ATTEMPT.pack(position, attempt)).digest())
+        digest = start.copy()
+        digest.update(_POSITION_ATTEMPT.pack(position, attempt))
+        (x,) = _SEED.unpack_from(digest.digest())
         if x < limit:
             return x % bound
         attempt += 1
@@ -75,15 +84,15 @@ def draw_from(prefix: bytes, position: int, bound: int) -> int:
 class DrawStream:
     """A cursor over one seed's stream: ``next(bound)`` draws and advances the position."""
 
-    __slots__ = ("_prefix", "position", "seed", "stream")
+    __slots__ = ("_start", "position", "seed", "stream")
 
     def __init__(self, seed: int, position: int = 0, stream: bytes = _TAG) -> None:
         self.seed = check_seed(seed)
         self.position = position
         self.stream = stream
-        self._prefix = stream_prefix(seed, stream)
+        self._start = stream_start(seed, stream)
 
     def next(self, bound: int) -> int:
-        value = draw_from(self._prefix, self.position, bound)
+        value = draw_from(self._start, self.position, bound)
         self.position += 1
         return value
