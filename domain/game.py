@@ -211,13 +211,19 @@ class _Draws:
 
 class TilePlacements(Sequence[tuple[Hex, int]]):
     """The ``(hex, rotation)`` placements of :meth:`Game.legal_tile_rotations` in the
-    order of :meth:`Game.legal_tile_placements`, read without making that list."""
+    order of :meth:`Game.legal_tile_placements`, read without making that list. When every
+    hex has as many rotations (always, but under a placement restriction), the ``i``-th
+    is found by division, else by walking the hexes."""
 
-    __slots__ = ("_count", "_rotations")
+    __slots__ = ("_count", "_hexes", "_rotations", "_width")
 
     def __init__(self, rotations: dict[Hex, tuple[int, ...]]) -> None:
         self._rotations = rotations
-        self._count = sum(map(len, rotations.values()))
+        widths = set(map(len, rotations.values()))
+        self._width = widths.pop() if len(widths) == 1 else 0
+        """The number of rotations of every hex, if it is the same for all (else 0)."""
+        self._hexes = list(rotations) if self._width else []
+        self._count = len(rotations) * self._width if self._width else sum(map(len, rotations.values()))
 
     def __len__(self) -> int:
         return self._count
@@ -226,6 +232,9 @@ class TilePlacements(Sequence[tuple[Hex, int]]):
         """The ``index``-th placement (from 0; no slices, no negative index)."""
         if not 0 <= index < self._count:
             raise IndexError(f"placement {index} of {self._count}")
+        if self._width:
+            h = self._hexes[index // self._width]
+            return h, self._rotations[h][index % self._width]
         for h, rotations in self._rotations.items():
             if index < len(rotations):
                 return h, rotations[index]
