@@ -50,8 +50,6 @@ _ANNOTATIONS: dict[pa.DataType, str] = {
 Sheet = dict[str, Any]
 """A final score sheet as plain data (``ScoreSheet.to_dict()``)."""
 
-_EVENT_COLUMNS = ("sequence", "type", "turn", *schema.EVENT_COLUMN_TYPES, "extra")
-
 
 class UnfinishedGameError(CascadiaError):
     """A game that has not ended: only finished games are analysed."""
@@ -73,15 +71,8 @@ _PLANS: dict[type, _Plan] = {}
 _INDEXED = (schema.EVENTS, schema.PLACEMENTS)
 """Tables whose ``game_id`` column is collected as game indexes (see ``_add_event_rows``)."""
 
-_TILE_PLACED, _WILDLIFE_PLACED, _FIRST_PLAYER, _TURN_ENDED, _GAME_ENDED = range(1, 6)
-_FLOW: dict[type, int] = {
-    ev.TilePlaced: _TILE_PLACED,
-    ev.WildlifePlaced: _WILDLIFE_PLACED,
-    ev.FirstPlayerChosen: _FIRST_PLAYER,
-    ev.TurnEnded: _TURN_ENDED,
-    ev.GameEnded: _GAME_ENDED,
-}
-"""Events that move the turn counter or feed the ``placements`` table."""
+_TURN_EVENTS = (ev.FirstPlayerChosen, ev.TurnEnded, ev.GameEnded)
+"""The events that move the turn counter (``turn`` column)."""
 
 
 def _plan(cls: type[ev.GameEvent]) -> _Plan:
@@ -213,65 +204,78 @@ class BatchColumns:
 
     def _add_event_rows(self, game: int, events: Sequence[ev.GameEvent]) -> None:
         """Rows of ``events`` and ``placements``; their ``game_id`` column holds the game's
-        index in the batch until :meth:`tables` (many rows per game: ints are cheaper)."""
+        index in the batch until :meth:`tables` (many rows per game: ints are cheaper).
+
+        Built column by column: the rows of each event type together, then the turn
+        column and the placements from the few events that move the turn or place."""
         columns = self.columns[schema.EVENTS]
         base = len(columns["sequence"])
         count = len(events)
+        classes = [event.__class__ for event in events]
+        rows_of: dict[type, list[int]] = {}
+        for row, cls in enumerate(classes, base):
+            rows_of.setdefault(cls, []).append(row)
         columns["game_id"].extend([game] * count)
-        for name in _EVENT_COLUMNS:
+        columns["sequence"].extend([event.originator_version for event in events])
+        columns["type"].extend([cls.__name__ for cls in classes])
+        turns = _turns(events, rows_of, base)
+        columns["turn"].extend(turns)
+        self._add_placements(game, events, rows_of, base, turns)
+        for name in (*schema.EVENT_COLUMN_TYPES, "extra"):
             columns[name].extend([None] * count)
-        sequence, types, turns = columns["sequence"], columns["type"], columns["turn"]
-        extra, fills = columns["extra"], columns["fills"]
+        for cls, rows in rows_of.items():
+            self._add_payload_cells(_plan(cls), [events[row - base] for row in rows], rows)
+
+    def _add_payload_cells(self, plan: _Plan, events: list[ev.GameEvent], rows: list[int]) -> None:
+        """The payload cells of ``events`` (all of one type, whose columns ``plan`` maps)
+        at rows ``rows`` of ``events``: typed columns, then the ``extra`` JSON text."""
+        columns = self.columns[schema.EVENTS]
+        for field, column in plan.typed:
+            target = columns[column]
+            values = map(attrgetter(field), events)
+            if column == "fills":
+                values = ([tuple(fill) for fill in fills] for fills in values)
+            for row, value in zip(rows, values, strict=True):
+                target[row] = value
+        if plan.extra:
+            extra = columns["extra"]
+            for row, event in zip(rows, events, strict=True):
+                extra[row] = _json({field: getattr(event, field) for field in plan.extra})
+
+    def _add_placements(
+        self,
+        game: int,
+        events: Sequence[ev.GameEvent],
+        rows_of: dict[type, list[int]],
+        base: int,
+        turns: list[int],
+    ) -> None:
+        """The ``placements`` rows of ``events`` (``rows_of``: the rows of each event type,
+        from ``base``; ``turns``: their turns): one per tile placed, with the token placed
+        on it later in the same turn, if any."""
         placements = self.columns[schema.PLACEMENTS]
-        placed_wildlife = placements["wildlife"]
-        last_placement: tuple[int, int, int, int] | None = None  # (row, player, q, r) this turn
-        turn = 0
-        local: dict[type, tuple[Any, ...]] = {}
-        for row, event in enumerate(events, base):
-            cls = event.__class__
-            entry = local.get(cls)
-            if entry is None:
-                plan = _plan(cls)
-                getter = attrgetter(*(f for f, _ in plan.typed)) if plan.typed else None
-                targets = [columns[column] for _, column in plan.typed]
-                entry = local[cls] = (plan.name, getter, targets, plan.extra, _FLOW.get(cls, 0))
-            name, getter, targets, extra_fields, flow = entry
-            sequence[row] = event.originator_version
-            types[row] = name
-            turns[row] = turn
-            if getter is not None:
-                values = getter(event)
-                if len(targets) == 1:
-                    values = (values,)
-                for target, value in zip(targets, values, strict=True):
-                    target[row] = [tuple(fill) for fill in value] if target is fills else value
-            if extra_fields:
-                extra[row] = _json({field: getattr(event, field) for field in extra_fields})
-            if not flow:
-                continue
-            if flow == _TILE_PLACED:
-                e = cast(ev.TilePlaced, event)
-                last_placement = (len(placed_wildlife), e.player, e.q, e.r)
-                placements["game_id"].append(game)
-                placements["player"].append(e.player)
-                placements["turn"].append(turn)
-                placements["tile"].append(e.tile)
-                placements["q"].append(e.q)
-                placements["r"].append(e.r)
-                placements["rotation"].append(e.rotation)
-                placements["keystone"].append(TILES[e.tile].keystone)
-                placed_wildlife.append(None)
-            elif flow == _WILDLIFE_PLACED:
-                w = cast(ev.WildlifePlaced, event)
-                if last_placement is not None and last_placement[1:] == (w.player, w.q, w.r):
-                    placed_wildlife[last_placement[0]] = w.wildlife
-            elif flow == _FIRST_PLAYER:
-                turn = 1
-            elif flow == _TURN_ENDED:
-                turn = cast(ev.TurnEnded, event).turn + 1
-                last_placement = None
-            elif flow == _GAME_ENDED:
-                turns[row] = cast(ev.GameEnded, event).turns
+        tile_rows = rows_of.get(ev.TilePlaced, [])
+        placed = [cast(ev.TilePlaced, events[row - base]) for row in tile_rows]
+        placed_turns = [turns[row - base] for row in tile_rows]
+        placements["game_id"].extend([game] * len(placed))
+        placements["player"].extend([e.player for e in placed])
+        placements["turn"].extend(placed_turns)
+        placements["tile"].extend([e.tile for e in placed])
+        placements["q"].extend([e.q for e in placed])
+        placements["r"].extend([e.r for e in placed])
+        placements["rotation"].extend([e.rotation for e in placed])
+        placements["keystone"].extend([TILES[e.tile].keystone for e in placed])
+        wildlife: list[str | None] = [None] * len(placed)
+        tile_at = {
+            (turn, e.player, e.q, e.r): (i, row)
+            for i, (turn, e, row) in enumerate(zip(placed_turns, placed, tile_rows, strict=True))
+        }
+        for row in rows_of.get(ev.WildlifePlaced, ()):
+            w = cast(ev.WildlifePlaced, events[row - base])
+            found = tile_at.get((turns[row - base], w.player, w.q, w.r))
+            if found is not None and found[1] < row:
+                wildlife[found[0]] = w.wildlife
+        placements["wildlife"].extend(wildlife)
 
     def tables(self, batch: str) -> dict[str, pa.Table]:
         """The batch as one Arrow table per stored table, with ``batch`` filled in."""
@@ -290,6 +294,25 @@ class BatchColumns:
             ]
             result[table] = pa.Table.from_arrays(arrays, schema=table_schema)
         return result
+
+
+def _turns(events: Sequence[ev.GameEvent], rows_of: dict[type, list[int]], base: int) -> list[int]:
+    """The ``turn`` column of ``events`` (``rows_of``: the rows of each event type, from
+    ``base``), from the events of :data:`_TURN_EVENTS`: 0 up to the first player's choice,
+    then 1, then the next turn after each end of a turn; a game's end holds its turn
+    count. A payload's own ``turn`` field later takes the place of its cell."""
+    turns: list[int] = []
+    turn = 0
+    for row in sorted(row for cls in _TURN_EVENTS for row in rows_of.get(cls, ())):
+        event = events[row - base]
+        turns += [turn] * (row - base - len(turns))
+        if isinstance(event, ev.GameEnded):
+            turns.append(event.turns)
+            continue
+        turns.append(turn)
+        turn = event.turn + 1 if isinstance(event, ev.TurnEnded) else 1
+    turns += [turn] * (len(events) - len(turns))
+    return turns
 
 
 def marks_table(maps: Iterable[MapState]) -> pa.Table:

@@ -29,7 +29,8 @@ class RandomBot(PlanningBot):
     identical rotations), any token target (:meth:`Game.legal_wildlife_targets`) or none.
     Each decision reads only the list it chooses from, in the order
     :meth:`Game.legal_commands` offers it, so its draws are those of the first version of
-    this bot and the games it played stay the same."""
+    this bot and the games it played stay the same (a tile placement is picked by its
+    place in that list, :meth:`Game.tile_placements`, without making the list)."""
 
     name = "random"
 
@@ -56,7 +57,7 @@ class RandomBot(PlanningBot):
         token_first = self._chance(4)
         if token_first:
             yield self._wildlife(game)
-        (q, r), rotation = self._pick(game.legal_tile_placements())
+        (q, r), rotation = self._pick(game.tile_placements())
         yield PlaceTile(q, r, rotation)
         if not token_first:
             yield self._wildlife(game)

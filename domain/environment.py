@@ -48,9 +48,11 @@ class Environment:
         """Every hex where a ``species`` token may be placed, sorted."""
         wildlife = self.wildlife
         return sorted(
-            h
-            for h, (tile_id, _) in self.tiles.items()
-            if h not in wildlife and species in TILES[tile_id].wildlife
+            [
+                h
+                for h, (tile_id, _) in self.tiles.items()
+                if h not in wildlife and species in TILES[tile_id].wildlife
+            ]
         )
 
     def is_adjacent_to_tiles(self, h: Hex) -> bool:

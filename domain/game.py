@@ -56,7 +56,7 @@ from cascadia.domain.errors import (
 )
 from cascadia.domain.hexgrid import Hex, distinct_rotations, neighbours, opposite, tile_edges
 from cascadia.domain.options import RULES_VERSION, GameOptions, check_rules_version, parse_card_choice
-from cascadia.domain.rng import check_seed, draw
+from cascadia.domain.rng import check_seed, draw_from, stream_start
 from cascadia.domain.state import GameState, all_alike, evolve
 
 GAME_ID_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/games")
@@ -170,10 +170,10 @@ class _Draws:
     that several draws in one event see each other's effect; ``evolve`` later applies
     the recorded outcome."""
 
-    __slots__ = ("_state", "bag", "pool", "position", "seed", "set_aside")
+    __slots__ = ("_start", "_state", "bag", "pool", "position", "set_aside")
 
     def __init__(self, state: GameState) -> None:
-        self.seed = state.seed
+        self._start = stream_start(state.seed)
         self.position = state.draw_position
         self.bag = list(state.bag)
         self.set_aside = list(state.set_aside)
@@ -181,7 +181,7 @@ class _Draws:
         self._state = state
 
     def next(self, bound: int) -> int:
-        value = draw(self.seed, self.position, bound)
+        value = draw_from(self._start, self.position, bound)
         self.position += 1
         return value
 
@@ -207,6 +207,39 @@ class _Draws:
                 return WILDLIFE[i]
             x -= count
         raise AssertionError("unreachable: x < sum(bag)")
+
+
+class TilePlacements(Sequence[tuple[Hex, int]]):
+    """The ``(hex, rotation)`` placements of :meth:`Game.legal_tile_rotations` in the
+    order of :meth:`Game.legal_tile_placements`, read without making that list. When every
+    hex has as many rotations (always, but under a placement restriction), the ``i``-th
+    is found by division, else by walking the hexes."""
+
+    __slots__ = ("_count", "_hexes", "_rotations", "_width")
+
+    def __init__(self, rotations: dict[Hex, tuple[int, ...]]) -> None:
+        self._rotations = rotations
+        widths = set(map(len, rotations.values()))
+        self._width = widths.pop() if len(widths) == 1 else 0
+        """The number of rotations of every hex, if it is the same for all (else 0)."""
+        self._hexes = list(rotations) if self._width else []
+        self._count = len(rotations) * self._width if self._width else sum(map(len, rotations.values()))
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index: int) -> tuple[Hex, int]:  # type: ignore[override]  # no slices
+        """The ``index``-th placement (from 0; no slices, no negative index)."""
+        if not 0 <= index < self._count:
+            raise IndexError(f"placement {index} of {self._count}")
+        if self._width:
+            h = self._hexes[index // self._width]
+            return h, self._rotations[h][index % self._width]
+        for h, rotations in self._rotations.items():
+            if index < len(rotations):
+                return h, rotations[index]
+            index -= len(rotations)
+        raise AssertionError("unreachable: index < the count of placements")
 
 
 class Game:
@@ -389,6 +422,11 @@ class Game:
         taking it) may go, one rotation for a keystone (:meth:`legal_tile_rotations`, hex
         by hex)."""
         return [(h, rot) for h, rotations in self.legal_tile_rotations(tile).items() for rot in rotations]
+
+    def tile_placements(self) -> TilePlacements:
+        """:meth:`legal_tile_placements` as a sequence that is not built: its length and
+        its ``i``-th placement, for a choice of one of them by its place in the list."""
+        return TilePlacements(self.legal_tile_rotations())
 
     def legal_tile_rotations(self, tile: int | None = None) -> dict[Hex, tuple[int, ...]]:
         """Per hex where the held tile (or ``tile``) may go, in order, its rotations there

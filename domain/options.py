@@ -6,7 +6,7 @@ game can always be replayed and audited under the rules it was played with.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from cascadia.domain.components import CARD_LETTERS, VARIANT_CARDS, WILDLIFE
@@ -119,7 +119,7 @@ class GameOptions:
     def to_dict(self) -> dict[str, Any]:
         """Every option, except ``achievement_mode`` when unset: it came after the first
         logs were written, and their options (and bytes) stay as they were."""
-        data = asdict(self)
+        data = self._fields()
         if data["achievement_mode"] is None:
             del data["achievement_mode"]
         return data
@@ -127,7 +127,12 @@ class GameOptions:
     def changed(self) -> dict[str, Any]:
         """The options that differ from the defaults."""
         default = GameOptions()
-        return {k: v for k, v in asdict(self).items() if getattr(default, k) != v}
+        return {k: v for k, v in self._fields().items() if getattr(default, k) != v}
+
+    def _fields(self) -> dict[str, Any]:
+        """Every field by name, in declaration order: ``dataclasses.asdict`` without its
+        deep copies (every option is a string, a boolean or ``None``)."""
+        return {name: getattr(self, name) for name in _OPTION_NAMES}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameOptions:
@@ -136,6 +141,9 @@ class GameOptions:
         if unknown:
             raise InvalidOptionError(f"unknown game option(s): {', '.join(unknown)}")
         return cls(**data)
+
+
+_OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(GameOptions))
 
 
 def check_rules_version(version: object) -> str:

@@ -271,7 +271,7 @@ def _market_refilled(state: GameState, e: ev.MarketRefilled) -> None:
 def all_alike(market: list[str | None]) -> bool:
     """Whether every market slot holds a token of one species: the overpopulation of
     RULES.md 4.1 (with ``market_of_three``, 7.5, three slots)."""
-    return market[0] is not None and all(w == market[0] for w in market)
+    return market[0] is not None and market.count(market[0]) == len(market)
 
 
 def _replace_wildlife(

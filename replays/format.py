@@ -19,11 +19,12 @@ import os
 import stat
 import tempfile
 import typing
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from hashlib import sha256
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, BinaryIO
 from uuid import UUID
@@ -140,14 +141,33 @@ booleans, nil and arrays of them; ``MarketRefilled.fills`` holds slots, tile num
 species): msgpack's own bytes of such a record are already canonical."""
 
 
+def _values_getter(names: tuple[str, ...]) -> Callable[[GameEvent], tuple[Any, ...]]:
+    """A function giving the values of an event's fields ``names``, in order, as a tuple."""
+    if len(names) == 1:
+        (name,) = names
+        return lambda event: (getattr(event, name),)
+    return attrgetter(*names)
+
+
+_PLAIN_VALUES: dict[type, Callable[[GameEvent], tuple[Any, ...]]] = {
+    EVENT_TYPES[name]: _values_getter(PAYLOAD_FIELDS[name]) for name in _PLAIN_TYPES
+}
+"""For each of :data:`_PLAIN_TYPES`, by class, its record's field values."""
+
+_PACKER = msgpack.Packer(use_bin_type=True)
+"""One packer for every plain record (``msgpack.packb`` makes a new one per call); its
+``pack`` runs without releasing the GIL and resets itself, so threads may share it."""
+
+
 def record_bytes(event: GameEvent) -> bytes:
     """The canonical bytes of an event's record (:func:`record_body`), as
     ``canonical(record_body(event))`` gives them, the common event types without sorting
     anything (tests/test_replays_format.py checks every event type of many games)."""
-    if event.type in _PLAIN_TYPES:
-        values = [getattr(event, name) for name in PAYLOAD_FIELDS[event.type]]
-        return msgpack.packb([event.originator_version, event.type, values], use_bin_type=True)
-    return canonical(record_body(event))
+    cls = event.__class__
+    values = _PLAIN_VALUES.get(cls)
+    if values is None:
+        return canonical(record_body(event))
+    return _PACKER.pack((event.originator_version, cls.__name__, values(event)))
 
 
 # -- header, records, trailer ------------------------------------------------------------

@@ -104,6 +104,17 @@ def test_draw_stream_advances_one_position_per_draw():
     assert resumed.next(52) == values[4]
 
 
+def test_streams_of_one_seed_interleaved_draw_as_each_alone():
+    """Streams of one seed share the hashing state they start from: drawing from one
+    (rejections too) leaves the draws of the other as the algorithm gives them."""
+    first, second = DrawStream(7), DrawStream(7)
+    bounds = [2**63 + 1, 6, 85, 2**63 + 1, 3]
+    drawn = [(first.next(bound), second.next(bound), second.next(bound)) for bound in bounds]
+    for i, (bound, (a, b, c)) in enumerate(zip(bounds, drawn, strict=True)):
+        assert a == reference_draw(7, i, bound)[0]
+        assert (b, c) == (reference_draw(7, 2 * i, bound)[0], reference_draw(7, 2 * i + 1, bound)[0])
+
+
 def test_separate_streams_are_other_tags():
     tag = b"cascadia-bot/random/0/v1"
     stream = DrawStream(8, stream=tag)

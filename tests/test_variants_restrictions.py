@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from cascadia.bots.registry import play_game
+from cascadia.bots.registry import make_bots, play_game
 from cascadia.domain import events as ev
 from cascadia.domain.components import HABITAT_TILE_COUNT, WILDLIFE
 from cascadia.domain.errors import (
@@ -135,6 +135,25 @@ def test_the_market_s_placements_are_each_tile_s_own(restriction):
     assert sorted(ahead) == sorted(tile for tile, _ in MARKET)
     for tile, rotations in ahead.items():
         assert rotations == game.legal_tile_rotations(tile)
+
+
+@pytest.mark.parametrize("restriction", [{}, {"must_match": True}, {"must_not_match": True}])
+def test_tile_placements_read_the_list_of_legal_placements_without_making_it(restriction):
+    """``tile_placements`` (what the random bot picks from by place) has the length and,
+    place by place, the items of ``legal_tile_placements``, at every placement of a game."""
+    game = Game.start(7, ["random"] * 3, opts(**restriction))
+    bots = make_bots(["random"] * 3, 7)
+    checked = 0
+    while not game.finished:
+        if game.state.turn_state.has_taken and game.state.turn_state.tile_hex is None:
+            placements = game.tile_placements()
+            assert len(placements) == len(game.legal_tile_placements())
+            assert [placements[i] for i in range(len(placements))] == game.legal_tile_placements()
+            with pytest.raises(IndexError):
+                placements[len(placements)]
+            checked += 1
+        game.execute(bots[game.current_player].choose(game))
+    assert checked >= 60  # every turn, once more when its token went first
 
 
 def test_must_match_allows_any_placement_when_nothing_fits():

@@ -9,12 +9,21 @@ Run: python tests/benchmarks/bench_study.py --games 100000 --workers 2 [--bot ra
      [--folder DIR] [--shard-size 1000] [--keep] [--cluster-workers N]
 --cluster-workers N plays on a local Dask cluster of N worker processes instead.
 With --cpu it instead prints the CPU time per game of each stage of playing one shard in
-this process (play, record for the shard, analytics rows, shard encoding).
+this process (play, score, record for the shard, analytics rows, shard encoding, Parquet).
+
+``--cpu --baseline DIR [--shards 10] [--games 200]``: instead, the CPU per game of each
+stage for the same shards (``--shards`` of ``--games`` games each) played by this checkout
+and by the checkout in ``DIR`` (another worktree), each in a process of its own, shard by
+shard in turn (who goes first alternates), so that both see the machine alike; prints the
+stages of both, their ratios, and whether the shard and Parquet bytes of every shard are
+the same in both (they must be).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import resource
 import shutil
@@ -123,7 +132,13 @@ def on_local_cluster(command: list[str], workers: int) -> tuple[float, int]:
     return seconds, peak
 
 
-def cpu_per_stage(args: argparse.Namespace) -> None:
+STAGES = ("play", "score", "record", "rows", "encode", "parquet")
+
+
+def shard_stages(bot: str, index: int, shard_size: int) -> tuple[dict[str, float], str]:
+    """Play shard ``index`` (of ``shard_size`` games) of a study of 4 ``bot`` seats as a
+    study worker does, in this process: the CPU seconds of each stage (:data:`STAGES`)
+    and the SHA-256 of the shard's bytes and Parquet files together."""
     from cascadia.analytics.rows import BatchColumns
     from cascadia.analytics.storage import encode_batch
     from cascadia.application.study import StudySpec
@@ -133,11 +148,11 @@ def cpu_per_stage(args: argparse.Namespace) -> None:
     from cascadia.replays.shard import encode_shard
     from cascadia.replays.shard_games import record_game
 
-    spec = StudySpec((args.bot,) * 4, GameOptions(), 0, args.games, args.games)
+    spec = StudySpec((bot,) * 4, GameOptions(), 0, shard_size * (index + 1), shard_size)
     clock = time.process_time
-    spent = dict.fromkeys(("play", "score", "record", "rows", "encode", "parquet"), 0.0)
+    spent = dict.fromkeys(STAGES, 0.0)
     columns, games = BatchColumns(), []
-    for seed in spec.shard_seeds(0):
+    for seed in spec.shard_seeds(index):
         t0 = clock()
         decisions: list = []
         game = play_game(
@@ -151,18 +166,108 @@ def cpu_per_stage(args: argparse.Namespace) -> None:
         t3 = clock()
         columns.add_game(events, game.state, scored)
         t4 = clock()
-        for stage, seconds in zip(spent, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=False):
+        for stage, seconds in zip(STAGES, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=False):
             spent[stage] += seconds
     t0 = clock()
-    encode_shard(spec.id, 0, spec.setup, games)
+    shard = encode_shard(spec.id, index, spec.setup, games)
     t1 = clock()
-    encode_batch(columns.tables(spec.batch(0)), spec.batch(0), spec.source)
+    batch = encode_batch(columns.tables(spec.batch(index)), spec.batch(index), spec.source)
     spent["encode"], spent["parquet"] = t1 - t0, clock() - t1
+    digest = hashlib.sha256(shard)
+    for path, data in sorted(batch.files.items()):
+        digest.update(path.encode() + data)
+    return spent, digest.hexdigest()
+
+
+def cpu_per_stage(args: argparse.Namespace) -> None:
+    spent, _ = shard_stages(args.bot, 0, args.games)
     total = sum(spent.values())
     print(f"CPU per {args.bot} 4-player game, {args.games} games in this process:")
     for stage, seconds in spent.items():
         print(f"  {stage:<7} {seconds / args.games * 1000:6.2f} ms")
     print(f"  {'total':<7} {total / args.games * 1000:6.2f} ms")
+
+
+def _serve(bot: str, shard_size: int) -> None:
+    """Worker of ``--baseline``: say which checkout's code it runs, then play the shard of
+    each index read from stdin, one a line, and answer with :func:`shard_stages` as JSON."""
+    from cascadia.application import study
+
+    print(Path(study.__file__).resolve().parents[1], flush=True)
+    for line in sys.stdin:
+        spent, digest = shard_stages(bot, int(line), shard_size)
+        print(json.dumps({"spent": spent, "digest": digest}), flush=True)
+
+
+class _Worker:
+    """A process of :func:`_serve` running the code of one checkout."""
+
+    def __init__(self, checkout: Path, args: argparse.Namespace, home: Path) -> None:
+        sys.path.insert(0, str(Path(__file__).parent))
+        from bench_engine import _import_path
+
+        path = _import_path(checkout, home)
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(path), os.environ.get("PYTHONPATH")])),
+        }
+        command = [sys.executable, __file__, "--serve", "--bot", args.bot, "--games", str(args.games)]
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
+        )
+        assert self.process.stdout is not None
+        self.runs = Path(self.process.stdout.readline().strip())
+        """The checkout whose code the worker runs (``checkout``, unless imports go astray)."""
+
+    def shard(self, index: int) -> dict:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        print(index, file=self.process.stdin, flush=True)
+        return json.loads(self.process.stdout.readline())
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def compare(args: argparse.Namespace) -> None:
+    """The CPU per game and stage of the same shards here and in ``args.baseline``,
+    shard by shard in turn (module docstring)."""
+    checkout = Path(__file__).resolve().parents[2]
+    with tempfile.TemporaryDirectory() as home:
+        workers = {
+            "this": _Worker(checkout, args, Path(home, "this")),
+            "baseline": _Worker(args.baseline.resolve(), args, Path(home, "baseline")),
+        }
+        spent = {name: dict.fromkeys(STAGES, 0.0) for name in workers}
+        differ = []
+        order = list(workers)
+        for index in range(args.shards):
+            answers = {}
+            for name in order if index % 2 else reversed(order):
+                answers[name] = workers[name].shard(index)
+                for stage, seconds in answers[name]["spent"].items():
+                    spent[name][stage] += seconds
+            if answers["this"]["digest"] != answers["baseline"]["digest"]:
+                differ.append(index)
+        for worker in workers.values():
+            worker.close()
+    games = args.shards * args.games
+    print(
+        f"CPU per {args.bot} 4-player game, {args.shards} shards of {args.games} games each, "
+        f"alternating (load average {os.getloadavg()[0]:.1f} at the end):"
+    )
+    for name, worker in workers.items():
+        print(f"  {name}: {worker.runs}")
+    print(f"  {'stage':<8}{'this':>9}{'baseline':>10}{'ratio':>8}")
+    for stage in (*STAGES, "total"):
+        this, base = (
+            (sum(spent[name].values()) if stage == "total" else spent[name][stage]) for name in workers
+        )
+        print(f"  {stage:<8}{this / games * 1000:7.2f} ms{base / games * 1000:7.2f} ms{this / base:8.3f}")
+    if differ:
+        raise SystemExit(f"the shard or Parquet bytes differ from the baseline's in shards {differ}")
+    print("  shard and Parquet bytes: identical in every shard")
 
 
 def main() -> None:
@@ -179,8 +284,15 @@ def main() -> None:
         "--cluster-workers", type=int, default=0, help="Play on a local Dask cluster of this many workers."
     )
     parser.add_argument("--cpu", action="store_true", help="CPU time per game and stage, in this process.")
+    parser.add_argument("--baseline", type=Path, help="with --cpu: another checkout to compare with")
+    parser.add_argument("--shards", type=int, default=10, help="with --baseline: shards of --games each")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.cpu:
+    if args.serve:
+        _serve(args.bot, args.games)
+    elif args.cpu and args.baseline is not None:
+        compare(args)
+    elif args.cpu:
         cpu_per_stage(args)
     else:
         end_to_end(args)
