@@ -108,7 +108,7 @@ JSON_DECIMALS = 4
 
 
 def print_json(data: dict[str, Any] | list[dict[str, Any]]) -> None:
-    """The one convention of every ``--json`` output (README, "The command line"): JSON
+    """The one convention of every ``--json`` output (docs/CLI.md): JSON
     Lines, one object per line on stdout, plain text. A command about one thing prints
     one object; a command over many things (games, logs, rows, states) prints each as
     its own line, so ``data`` given as a list prints one line per item (none for an

@@ -35,5 +35,5 @@ What next (after . .venv/bin/activate; this demo's data is in $CASCADIA_HOME):
   watch a game           open $CASCADIA_HOME/viewer.html in a browser
   ask your own question  cascadia sql "SELECT ..." (tables: analytics/SCHEMA.md)
   a million games        cascadia study DIR -n 1000000 (docs/SCALING.md)
-  everything else        cascadia --help, and README.md
+  everything else        cascadia --help, and docs/ (README.md lists them)
 NEXT

@@ -168,10 +168,11 @@ def test_game_commands_come_first_and_version(cli) -> None:
 
 def cited_sections() -> set[str]:
     """Every section number cited as "RULES.md N" (or "RULES.md N-M") in the code, the
-    tests, the README and the other documents."""
+    tests, the README and the other documents (docs/, but the reference itself)."""
     cited: set[str] = set()
     folders = ("domain", "projections", "replays", "analytics", "bots", "application", "cli", "tests")
-    paths = [ROOT / "README.md", *(p for folder in folders for p in (ROOT / folder).rglob("*.[pm][yd]"))]
+    documents = [ROOT / "README.md", *(p for p in (ROOT / "docs").glob("*.md") if p.name != "RULES.md")]
+    paths = [*documents, *(p for folder in folders for p in (ROOT / folder).rglob("*.[pm][yd]"))]
     citation = re.compile(r"RULES\.md (?:section )?(\d+(?:\.\d+)?)(?:-(\d+(?:\.\d+)?))?")
     for path in paths:
         for match in citation.finditer(path.read_text(encoding="utf-8")):

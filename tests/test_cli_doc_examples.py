@@ -1,10 +1,10 @@
-"""The README's command examples run as written, and its command table matches the CLI.
+"""docs/CLI.md's command examples run as written, and its command table matches the CLI.
 
-Every ``cascadia ...`` line of the README's example block is run, in order, in a
+Every ``cascadia ...`` line of docs/CLI.md's example block is run, in order, in a
 temporary directory with its own data directory (``GAME`` replaced by the first stored
 game's id); each must exit 0 and print something; every command of the command table
 has an example there, but for :data:`NOT_RUN`. Every row of the command table names a
-real command, and every option it shows is in that command's ``--help``; the README's
+real command, and every option it shows is in that command's ``--help``; docs/CLI.md's
 list of commands without ``--home`` is exactly the commands that lack it.
 """
 
@@ -21,31 +21,30 @@ import typer.main
 from cascadia.cli.app import app
 from cascadia.cli.common import run_app
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+CLI_DOC = Path(__file__).resolve().parents[1] / "docs" / "CLI.md"
+"""The command line's document (docs/CLI.md's front page points to it)."""
 NOT_RUN = {"play", "serve", "verify-commitment", "bot"}
 """Not run here: ``play`` is interactive, ``serve`` runs until stopped, and
 ``verify-commitment`` and ``bot`` need a server game (their own tests run them)."""
 
 
-EXAMPLES = "# the examples: tests/test_readme_examples.py runs every line of this block"
+EXAMPLES = "# the examples: tests/test_cli_doc_examples.py runs every line of this block"
 
 
 def readme_commands() -> list[str]:
-    """The ``cascadia`` lines of the README's example blocks (``sh`` blocks that start
+    """The ``cascadia`` lines of docs/CLI.md's example blocks (``sh`` blocks that start
     with :data:`EXAMPLES`; the other blocks show syntax, with placeholders)."""
     blocks = re.findall(
-        r"```sh\n" + re.escape(EXAMPLES) + r"\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S
+        r"```sh\n" + re.escape(EXAMPLES) + r"\n(.*?)```", CLI_DOC.read_text(encoding="utf-8"), flags=re.S
     )
     lines = [line.split(" #")[0].strip() for block in blocks for line in block.splitlines()]
     return [line for line in lines if line.startswith("cascadia ")]
 
 
 def command_table() -> list[tuple[str, str]]:
-    """``(command name, syntax cell)`` of each row of the README's command table."""
-    text = README.read_text(encoding="utf-8")
-    part = text[text.index("## The command line") :]
-    part = part[: part.index("\n## ", 1)]
-    return re.findall(r"^\| `([a-z-]+)([^`]*)`", part, flags=re.M)
+    """``(command name, syntax cell)`` of each row of docs/CLI.md's command table."""
+    text = CLI_DOC.read_text(encoding="utf-8")
+    return re.findall(r"^\| `([a-z-]+)([^`]*)`", text, flags=re.M)
 
 
 def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str]):
@@ -80,7 +79,7 @@ def test_every_readme_example_runs(
         assert out.strip(), f"{line}: printed nothing"
         ran.add(args[0])
     every = {name for name, _ in command_table()}
-    assert every - ran <= NOT_RUN, f"commands without a README example: {every - ran - NOT_RUN}"
+    assert every - ran <= NOT_RUN, f"commands without an example in docs/CLI.md: {every - ran - NOT_RUN}"
 
 
 def _help(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str) -> str:
@@ -99,7 +98,7 @@ def test_the_command_table_names_real_commands_and_options(
         if name == "stats":
             text += "".join(_help(monkeypatch, capsys, f"stats {sub}") for sub in ("cards", "scores"))
         for option in re.findall(r"--[a-z][a-z-]*", syntax):
-            assert option in text, f"README: `{name}` shows {option}, which its --help does not have"
+            assert option in text, f"docs/CLI.md: `{name}` shows {option}, which its --help does not have"
 
 
 def test_the_readme_says_which_commands_have_no_home() -> None:
@@ -110,8 +109,8 @@ def test_the_readme_says_which_commands_have_no_home() -> None:
         for sub in subcommands.values():
             if not any("--home" in param.opts for param in sub.params):
                 without.add(name)
-    text = README.read_text(encoding="utf-8")
+    text = CLI_DOC.read_text(encoding="utf-8")
     sentence = re.search(r"The commands that work on\s+log files only \(([^)]*)\)\s+and\s+`rules`", text)
-    assert sentence, "the README's --home sentence moved"
+    assert sentence, "docs/CLI.md's --home sentence moved"
     listed = set(re.findall(r"`([a-z-]+)`", sentence.group(1))) | {"rules"}
     assert without == listed
