@@ -91,9 +91,11 @@ def row_of(notification: int) -> int:
     return notification >> ROW_BITS
 
 
-def new_rows(stored_events: Sequence[StoredEvent]) -> list[EventRow]:
+def new_rows(stored_events: Sequence[StoredEvent], *, flat: bool = False) -> list[EventRow]:
     """The rows that hold ``stored_events``: one per run of consecutive versions of one
-    aggregate, in order. ``IntegrityError`` if two runs of one aggregate overlap."""
+    aggregate, in order, their payloads nested or ``flat``
+    (:mod:`cascadia.application.compact_codec`). ``IntegrityError`` if two runs of one
+    aggregate overlap."""
     runs: list[list[StoredEvent]] = []
     for event in stored_events:
         run = runs[-1] if runs else None
@@ -111,7 +113,7 @@ def new_rows(stored_events: Sequence[StoredEvent]) -> list[EventRow]:
             run[0].originator_id,
             run[0].originator_version,
             len(run),
-            encode_payload([(event.topic, event.state) for event in run]),
+            encode_payload([(event.topic, event.state) for event in run], flat=flat),
         )
         for run in runs
     ]
@@ -138,10 +140,13 @@ class CompactRecorder(ApplicationRecorder):
     """The ``ApplicationRecorder`` methods on rows of several events (see the module
     docstring); a backend provides the four ``_..._rows`` queries."""
 
+    flat_payloads = False
+    """Whether new rows are written with flat payloads (nested when not)."""
+
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         """Store the events, one row per run of one aggregate, in one transaction;
         returns their notification ids."""
-        rows = new_rows(stored_events)
+        rows = new_rows(stored_events, flat=self.flat_payloads)
         if not rows:
             return []
         row_ids = self._insert_rows(rows)
