@@ -26,7 +26,8 @@ The rows with ids ``a`` to ``b`` are then exactly those of the buckets ``a >> 6`
 ``b >> 6`` with such ids, and the last row is the one ``last_id`` names.
 
 **An aggregate's rows** are found by the key's GIN entry and sorted by first version in
-the query (a game has a few hundred).
+the query (a game has a few hundred). A row's aggregate id is looked up by its key for
+each row a query returns.
 
 **Conflicts.** Under the table lock, a row is inserted only if none of its aggregate's
 rows holds one of its versions (``INSERT ... SELECT ... WHERE NOT EXISTS``); otherwise
@@ -101,9 +102,10 @@ class KeyedPostgresRecorder(CompactPostgresRecorder):
             "    AND e.first_version + e.count > r.first_version) "
             "RETURNING id"
         ).format(id_type=id_type, **names)
-        columns = SQL(
-            "SELECT s.id, a.originator_id, s.first_version, s.count, s.payload "
-            "FROM {saves} AS s JOIN {aggregates} AS a ON a.aggregate_key = s.aggregate_key"
+        columns = SQL(  # the id by a lookup per row returned, whatever the planner thinks of a join
+            "SELECT s.id, "
+            "(SELECT a.originator_id FROM {aggregates} AS a WHERE a.aggregate_key = s.aggregate_key) "
+            "AS originator_id, s.first_version, s.count, s.payload FROM {saves} AS s"
         ).format(**names)
         self._aggregate_statement = columns + SQL(
             " WHERE ARRAY[s.aggregate_key]"
