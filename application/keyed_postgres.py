@@ -18,20 +18,21 @@ leave 60-70% full. Three tables in the configured schema:
   byte or two a row;
 - ``<app>_saves_head``: one row, ``last_id``, the id of the last row.
 
-**Ids.** An insert takes the saves table's ``EXCLUSIVE`` lock first, as the library's
-recorder does (readers are not blocked), then moves ``last_id`` on by the number of new
-rows and gives them the ids after it. So ids are dense (1, 2, 3, ...: a transaction that
-fails rolls its ids back with it) and increase in commit order; rows are never deleted.
-The rows with ids ``a`` to ``b`` are then exactly those of the buckets ``a >> 6`` to
-``b >> 6`` with such ids, and the last row is the one ``last_id`` names.
+**Inserts.** An insert takes the saves table's ``EXCLUSIVE`` lock first, as the
+library's recorder does (readers are not blocked), then in one statement keys the
+aggregates that have no key yet, moves ``last_id`` on by the number of new rows, and
+inserts the rows with the ids after the old ``last_id``; a row only if none of its
+aggregate's rows holds one of its versions (``WHERE NOT EXISTS``, under the lock).
+Otherwise the library's ``IntegrityError`` is raised and nothing of the transaction is
+written (its new keys and ``last_id`` included).
 
-**An aggregate's rows** are found by the key's GIN entry and sorted by first version in
-the query (a game has a few hundred). A row's aggregate id is looked up by its key for
-each row a query returns.
+**Ids** are so dense (1, 2, 3, ...), increase in commit order, and are never reused
+(rows are never deleted). The rows with ids ``a`` to ``b`` are exactly those of the
+buckets ``a >> 6`` to ``b >> 6`` with such ids, and the last row is the one ``last_id``
+names; each row read by id has its aggregate's id looked up by its key.
 
-**Conflicts.** Under the table lock, a row is inserted only if none of its aggregate's
-rows holds one of its versions (``INSERT ... SELECT ... WHERE NOT EXISTS``); otherwise
-the library's ``IntegrityError`` is raised and nothing of the transaction is written.
+**An aggregate's rows**: its key by its id, then its rows by the key's GIN entry,
+sorted by first version in the query (a game has a few hundred).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from collections.abc import Sequence
 from cascadia.application.compact_postgres import CompactPostgresRecorder, retrying
 from cascadia.application.compact_recorder import EventRow
 from cascadia.application.store_layouts import postgres_table
-from eventsourcing.persistence import DataError, IntegrityError
+from eventsourcing.persistence import IntegrityError
 from psycopg.sql import SQL, Identifier
 
 BUCKET_BITS = 6
@@ -84,37 +85,40 @@ class KeyedPostgresRecorder(CompactPostgresRecorder):
                 **names
             ),
         ]
-        self._move_head = SQL("UPDATE {head} SET last_id = last_id + %s RETURNING last_id").format(**names)
-        self._add_aggregates = SQL(
-            "INSERT INTO {aggregates} (originator_id) "
-            "SELECT DISTINCT new.id FROM unnest(%b::{id_type}[]) AS new(id) "
-            "WHERE NOT EXISTS (SELECT FROM {aggregates} AS a WHERE a.originator_id = new.id)"
-        ).format(id_type=id_type, **names)
         self._insert_statement = SQL(
+            "WITH r AS (SELECT * FROM unnest(%b::{id_type}[], %b::integer[], %b::smallint[], %b::bytea[])"
+            "    WITH ORDINALITY AS r(originator_id, first_version, count, payload, n)), "
+            "added AS (INSERT INTO {aggregates} (originator_id) SELECT DISTINCT r.originator_id FROM r"
+            "    WHERE NOT EXISTS (SELECT FROM {aggregates} AS a WHERE a.originator_id = r.originator_id)"
+            "    RETURNING aggregate_key, originator_id), "
+            "keys AS (SELECT aggregate_key, originator_id FROM added UNION ALL"
+            "    SELECT aggregate_key, originator_id FROM {aggregates}"
+            "    WHERE originator_id IN (SELECT originator_id FROM r)), "
+            "head AS (UPDATE {head} SET last_id = last_id + %s RETURNING last_id - %s AS base) "
             "INSERT INTO {saves} (id, aggregate_key, first_version, count, payload) "
-            "SELECT %s + r.n, a.aggregate_key, r.first_version, r.count, r.payload "
-            "FROM unnest(%b::{id_type}[], %b::integer[], %b::smallint[], %b::bytea[]) WITH ORDINALITY "
-            "  AS r(originator_id, first_version, count, payload, n) "
-            "JOIN {aggregates} AS a ON a.originator_id = r.originator_id "
+            "SELECT head.base + r.n, k.aggregate_key, r.first_version, r.count, r.payload "
+            "FROM r JOIN keys AS k ON k.originator_id = r.originator_id CROSS JOIN head "
             "WHERE NOT EXISTS ("
-            "  SELECT FROM {saves} AS e WHERE ARRAY[e.aggregate_key] @> ARRAY[a.aggregate_key]"
+            "  SELECT FROM {saves} AS e WHERE ARRAY[e.aggregate_key] @> ARRAY[k.aggregate_key]"
             "    AND e.first_version < r.first_version + r.count"
             "    AND e.first_version + e.count > r.first_version) "
-            "RETURNING id"
+            "RETURNING id, id - (SELECT base FROM head) AS n"
         ).format(id_type=id_type, **names)
-        columns = SQL(  # the id by a lookup per row returned, whatever the planner thinks of a join
-            "SELECT s.id, "
-            "(SELECT a.originator_id FROM {aggregates} AS a WHERE a.aggregate_key = s.aggregate_key) "
-            "AS originator_id, s.first_version, s.count, s.payload FROM {saves} AS s"
-        ).format(**names)
+        columns = SQL("SELECT s.id, a.originator_id, s.first_version, s.count, s.payload")
         self._aggregate_statement = columns + SQL(
-            " WHERE ARRAY[s.aggregate_key]"
-            " @> ARRAY[(SELECT aggregate_key FROM {aggregates} WHERE originator_id = %s)]"
+            " FROM {aggregates} AS a JOIN {saves} AS s ON ARRAY[s.aggregate_key] @> ARRAY[a.aggregate_key]"
+            " WHERE a.originator_id = %s"
         ).format(**names)
-        self._rows_statement = columns + SQL(
+        by_key = SQL(  # a lookup per row returned, whatever the planner would make of a join
+            "(SELECT a.originator_id FROM {aggregates} AS a WHERE a.aggregate_key = s.aggregate_key)"
+        ).format(**names)
+        rows = SQL(
+            "SELECT s.id, {by_key} AS originator_id, s.first_version, s.count, s.payload FROM {saves} AS s"
+        ).format(by_key=by_key, **names)
+        self._rows_statement = rows + SQL(
             " WHERE ARRAY[s.id >> {bits}] && %s::bigint[] AND s.id BETWEEN %s AND %s ORDER BY s.id"
         ).format(bits=BUCKET_BITS)
-        self._last_statement = columns + SQL(
+        self._last_statement = rows + SQL(
             " WHERE ARRAY[s.id >> {bits}] @> ARRAY[(SELECT last_id >> {bits} FROM {head})]"
             " AND s.id = (SELECT last_id FROM {head})"
         ).format(bits=BUCKET_BITS, **names)
@@ -124,30 +128,22 @@ class KeyedPostgresRecorder(CompactPostgresRecorder):
         with self.datastore.transaction(commit=True) as cursor:
             self._lock_table(cursor)
             self._notify_channel(cursor)
-            cursor.execute(self._move_head, [len(rows)])
-            moved = cursor.fetchone()
-            if moved is None:
-                raise DataError(f"the table of the last row id is empty ({self.events_table_name})")
-            base = moved["last_id"] - len(rows)
-            cursor.execute(self._add_aggregates, [[row.originator_id for row in rows]])
-            cursor.execute(
-                self._insert_statement,
-                (
-                    base,
-                    [row.originator_id for row in rows],
-                    [row.first_version for row in rows],
-                    [row.count for row in rows],
-                    [row.payload for row in rows],
-                ),
-            )
-            inserted = {new["id"] for new in cursor.fetchall()}
-            ids = [base + n for n in range(1, len(rows) + 1)]
-            for row, row_id in zip(rows, ids, strict=True):
-                if row_id not in inserted:
+            params = [
+                [row.originator_id for row in rows],
+                [row.first_version for row in rows],
+                [row.count for row in rows],
+                [row.payload for row in rows],
+                len(rows),
+                len(rows),
+            ]
+            cursor.execute(self._insert_statement, params)
+            inserted = {new["n"]: new["id"] for new in cursor.fetchall()}
+            for n, row in enumerate(rows, start=1):
+                if n not in inserted:
                     raise IntegrityError(
                         f"events of {row.originator_id} from version {row.first_version} overlap stored ones"
                     )
-        return ids
+        return [inserted[n] for n in range(1, len(rows) + 1)]
 
     def _select_rows_from(self, first_row: int, last_row: int | None, limit: int) -> list[EventRow]:
         """The rows from ``first_row`` up to ``last_row``, ``limit`` at most: as ids are

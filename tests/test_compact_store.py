@@ -10,6 +10,7 @@ import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from functools import cache
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid4
@@ -59,6 +60,7 @@ COMPACT = {"sqlite": CompactSQLiteRecorder, "postgres": CompactPostgresRecorder}
 FOUR = ["random"] * 4
 TARGET_BYTES = 20_000
 """Issue 21: the most a finished 4-player game may take in the store."""
+PAGE_PRAGMAS = ("page_count", "freelist_count", "page_size")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -406,3 +408,52 @@ def test_a_game_is_named_by_an_integer_key_and_its_id_stored_once_as_16_bytes(op
                 f'SELECT DISTINCT pg_typeof(aggregate_key)::text AS type FROM "{schema}".cascadia_saves'
             )
             assert [row["type"] for row in cursor.fetchall()] == ["integer"]
+
+
+# -- size --------------------------------------------------------------------------------
+
+
+@cache
+def side_by_side(seeds: range) -> tuple[list[GameEvent], ...]:
+    """The saves of several games played a command at a time, in the order a server
+    playing them side by side makes them: one command of each game in turn."""
+    games = [live_saves(seed) for seed in seeds]
+    return tuple(events for turn in zip_longest(*games) for events in turn if events)
+
+
+def store_bytes(store: GameStore, backend: str) -> int:
+    """The bytes the store takes: SQLite's pages in use; on PostgreSQL the main forks of
+    its tables (with their TOAST tables) and indexes, but the one-row table of the last
+    row id, whose size is fixed but for the dead versions that other sessions' snapshots
+    keep for a while."""
+    datastore: Any = store.recorder.datastore  # type: ignore[attr-defined]
+    with datastore.transaction(commit=False) as cursor:
+        if backend == "sqlite":
+            sizes = []
+            for pragma in PAGE_PRAGMAS:
+                cursor.execute(f"PRAGMA {pragma}")
+                sizes.append(cursor.fetchone()[0])
+            return (sizes[0] - sizes[1]) * sizes[2]
+        cursor.execute(
+            "SELECT sum(pg_relation_size(c.oid)) + coalesce(sum(pg_relation_size(c.reltoastrelid)), 0) "
+            "AS size "
+            "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = %s AND c.relkind IN ('r', 'i') AND c.relname <> 'cascadia_saves_head'",
+            [datastore.schema],
+        )
+        return int(cursor.fetchone()["size"])
+
+
+def test_a_game_saved_a_command_at_a_time_adds_under_20_kB(open_store, backend):
+    """Issue 21's target, as a server or ``play`` saves (one save per command): the bytes
+    that finished 4-player games add to a store holding one game already (so that every
+    table and index has its first pages), per game. Deterministic: the same saves in a
+    fresh store make the same pages."""
+    store = open_store()
+    for events in side_by_side(range(1)):
+        store.save_events(events)
+    before = store_bytes(store, backend)
+    games = range(1, 11)
+    for events in side_by_side(games):
+        store.save_events(events)
+    assert (store_bytes(store, backend) - before) / len(games) < TARGET_BYTES
