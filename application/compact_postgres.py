@@ -1,4 +1,6 @@
-"""The compact event store on PostgreSQL (see :mod:`cascadia.application.compact_recorder`).
+"""The compact event store on PostgreSQL (see :mod:`cascadia.application.compact_recorder`):
+the compact layout, which stores written before the keyed layout
+(:mod:`cascadia.application.keyed_postgres`) keep.
 
 One table, ``<app>_event_rows`` (``cascadia_event_rows``) in the configured schema:
 ``id bigserial PRIMARY KEY``, the aggregate's id (``uuid``, or ``text`` with the

@@ -1,4 +1,6 @@
-"""The compact event store on SQLite (see :mod:`cascadia.application.compact_recorder`).
+"""The compact event store on SQLite (see :mod:`cascadia.application.compact_recorder`): the
+compact layout, which stores written before the keyed layout
+(:mod:`cascadia.application.keyed_sqlite`) keep.
 
 One table, ``stored_event_rows``: ``id INTEGER PRIMARY KEY`` (the rowid: rows are
 inserted by one writer at a time, so ids increase in commit order; rows are never
