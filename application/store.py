@@ -155,14 +155,14 @@ class GameStore(Application[UUID]):
         tables are created under an advisory lock, because concurrent ``CREATE ... IF NOT
         EXISTS`` statements can collide."""
         module = self.env.get("PERSISTENCE_MODULE")
-        datastore = self.factory.datastore  # type: ignore[attr-defined]
         if module == SQLITE_MODULE:
-            self._default_recorder(layout_of(sqlite_tables(datastore), SQLITE_LAYOUTS).recorder)
+            tables = sqlite_tables(self.factory.datastore)  # type: ignore[attr-defined]
+            self._default_recorder(layout_of(tables, SQLITE_LAYOUTS).recorder)
         if module != POSTGRES_MODULE:
             return super().construct_recorder()
         with postgres_setup(self.env):
-            layout = layout_of(postgres_tables(datastore), postgres_layouts(self.name))
-            self._default_recorder(layout.recorder)
+            tables = postgres_tables(self.factory.datastore)  # type: ignore[attr-defined]
+            self._default_recorder(layout_of(tables, postgres_layouts(self.name)).recorder)
             return super().construct_recorder()
 
     def _default_recorder(self, topic: str) -> None:
