@@ -1,4 +1,6 @@
-"""The compact event store on PostgreSQL (see :mod:`cascadia.application.compact_recorder`).
+"""The compact event store on PostgreSQL (see :mod:`cascadia.application.compact_recorder`):
+the compact layout, which stores written before the keyed layout
+(:mod:`cascadia.application.keyed_postgres`) keep.
 
 One table, ``<app>_event_rows`` (``cascadia_event_rows``) in the configured schema:
 ``id bigserial PRIMARY KEY``, the aggregate's id (``uuid``, or ``text`` with the
@@ -17,42 +19,35 @@ from typing import Any
 from uuid import UUID
 
 from cascadia.application.compact_recorder import CompactRecorder, EventRow
+from cascadia.application.store_layouts import postgres_table
 from eventsourcing.persistence import IntegrityError, InterfaceError, OperationalError
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from eventsourcing.utils import retry
 from psycopg.sql import SQL, Composed, Identifier
 
-_retry = retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+retrying = retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
 """The library's recorder retries its queries so, on a connection lost or refused."""
-
-
-def legacy_table(app_name: str) -> str:
-    """The library's table of one row per event for the application ``app_name``."""
-    return f"{app_name.lower() or 'stored'}_events"
-
-
-def compact_table(app_name: str) -> str:
-    return f"{app_name.lower() or 'stored'}_event_rows"
-
-
-def is_legacy(datastore: PostgresDatastore, app_name: str) -> bool:
-    """Whether the schema holds the library's table of one row per event of ``app_name``
-    and no compact table: a store written before the compact layout."""
-    with datastore.transaction(commit=False) as cursor:
-        cursor.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = %s", [datastore.schema]
-        )
-        tables = {row["table_name"] for row in cursor.fetchall()}
-    return legacy_table(app_name) in tables and compact_table(app_name) not in tables
 
 
 class CompactPostgresRecorder(CompactRecorder, PostgresApplicationRecorder):
     """Rows of several events in one PostgreSQL table."""
 
+    table_kind = "event_rows"
+    """The events table of the application ``app`` is ``postgres_table(app, table_kind)``."""
+
     def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events") -> None:
-        table_name = compact_table(events_table_name.removesuffix("_events"))
-        super().__init__(datastore, events_table_name=table_name)
-        table = SQL("{}.{}").format(Identifier(self.datastore.schema), Identifier(table_name))
+        app_name = events_table_name.removesuffix("_events")
+        super().__init__(datastore, events_table_name=postgres_table(app_name, self.table_kind))
+        self._prepare_statements(app_name)
+
+    def _table(self, name: str) -> Composed:
+        """The table ``name`` of the datastore's schema, for a statement."""
+        return SQL("{}.{}").format(Identifier(self.datastore.schema), Identifier(name))
+
+    def _prepare_statements(self, app_name: str) -> None:
+        """The statements creating the tables, inserting rows and selecting them."""
+        table_name = self.events_table_name
+        table = self._table(table_name)
         id_type = Identifier(self.datastore.originator_id_type)
         self.sql_create_statements = [
             SQL(
@@ -83,7 +78,7 @@ class CompactPostgresRecorder(CompactRecorder, PostgresApplicationRecorder):
         self._rows_statement = columns + SQL(" WHERE id >= %s")
         self._last_statement = columns + SQL(" ORDER BY id DESC LIMIT 1")
 
-    @_retry
+    @retrying
     def _insert_rows(self, rows: Sequence[EventRow]) -> list[int]:
         params = (
             [row.originator_id for row in rows],
@@ -134,7 +129,7 @@ class CompactPostgresRecorder(CompactRecorder, PostgresApplicationRecorder):
         rows = self._rows(self._last_statement, [])
         return rows[0] if rows else None
 
-    @_retry
+    @retrying
     def _rows(self, statement: Composed, params: Sequence[Any]) -> list[EventRow]:
         with self.datastore.get_connection() as conn, conn.cursor() as cursor:
             cursor.execute(statement, params, prepare=True)

@@ -6,23 +6,23 @@ transcoder's state bytes) while storing far fewer bytes than a row per event:
 
 - **rows**: :meth:`CompactRecorder.insert_events` puts each run of consecutive events
   of one aggregate (consecutive versions, at most :data:`ROW_CAPACITY`) into one row:
-  the aggregate's id, the version of the run's first event, the number of events, and
-  one payload (:mod:`cascadia.application.compact_codec`). A save of one game's events
-  is one row; a transaction of 64 games is 64 rows.
-- **optimistic concurrency**: a row whose first version is taken fails on the unique
-  index ``(originator_id, first_version)``; a row whose versions overlap an existing
-  row's in any other way is refused by the insert itself, in the same statement
-  (``INSERT ... SELECT ... WHERE NOT EXISTS``); both raise the library's
-  ``IntegrityError`` and nothing of the transaction is written.
+  the aggregate (its id, or its integer key), the version of the run's first event, the
+  number of events, and one payload (:mod:`cascadia.application.compact_codec`). A save
+  of one game's events is one row; a transaction of 64 games is 64 rows.
+- **optimistic concurrency**: a row whose versions overlap an existing row's is refused
+  by the insert itself, in the same statement (``INSERT ... SELECT ... WHERE NOT
+  EXISTS``; a unique index on the aggregate and first version, where the layout has
+  one, refuses a taken first version too); it raises the library's ``IntegrityError``
+  and nothing of the transaction is written.
 - **notification ids**: row ``r`` (an increasing row id: SQLite's rowid, PostgreSQL's
-  ``bigserial``, rows committed in id order) holds the notifications
-  ``r * 2**ROW_BITS + i`` for its events ``i = 0, 1, ...``. They are unique and
-  increase in the order events were stored, with gaps between rows, which the
-  library's contract allows. ``select_notifications`` reads rows from the row of
+  ``bigserial`` or the keyed layout's dense ids, rows committed in id order) holds the
+  notifications ``r * 2**ROW_BITS + i`` for its events ``i = 0, 1, ...``. They are
+  unique and increase in the order events were stored, with gaps between rows, which
+  the library's contract allows. ``select_notifications`` reads rows from the row of
   ``start`` on and filters topics in Python, after expanding the rows.
 
-The SQL lives in the backends' subclasses (:mod:`cascadia.application.compact_sqlite`,
-:mod:`cascadia.application.compact_postgres`), which implement the ``_..._rows`` methods.
+The SQL lives in the layouts' subclasses (:mod:`cascadia.application.store_layouts`),
+which implement the ``_..._rows`` methods.
 """
 
 from __future__ import annotations
@@ -91,9 +91,11 @@ def row_of(notification: int) -> int:
     return notification >> ROW_BITS
 
 
-def new_rows(stored_events: Sequence[StoredEvent]) -> list[EventRow]:
+def new_rows(stored_events: Sequence[StoredEvent], *, flat: bool = False) -> list[EventRow]:
     """The rows that hold ``stored_events``: one per run of consecutive versions of one
-    aggregate, in order. ``IntegrityError`` if two runs of one aggregate overlap."""
+    aggregate, in order, their payloads nested or ``flat``
+    (:mod:`cascadia.application.compact_codec`). ``IntegrityError`` if two runs of one
+    aggregate overlap."""
     runs: list[list[StoredEvent]] = []
     for event in stored_events:
         run = runs[-1] if runs else None
@@ -111,7 +113,7 @@ def new_rows(stored_events: Sequence[StoredEvent]) -> list[EventRow]:
             run[0].originator_id,
             run[0].originator_version,
             len(run),
-            encode_payload([(event.topic, event.state) for event in run]),
+            encode_payload([(event.topic, event.state) for event in run], flat=flat),
         )
         for run in runs
     ]
@@ -138,10 +140,13 @@ class CompactRecorder(ApplicationRecorder):
     """The ``ApplicationRecorder`` methods on rows of several events (see the module
     docstring); a backend provides the four ``_..._rows`` queries."""
 
+    flat_payloads = False
+    """Whether new rows are written with flat payloads (nested when not)."""
+
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         """Store the events, one row per run of one aggregate, in one transaction;
         returns their notification ids."""
-        rows = new_rows(stored_events)
+        rows = new_rows(stored_events, flat=self.flat_payloads)
         if not rows:
             return []
         row_ids = self._insert_rows(rows)

@@ -1,4 +1,6 @@
-"""The compact event store on SQLite (see :mod:`cascadia.application.compact_recorder`).
+"""The compact event store on SQLite (see :mod:`cascadia.application.compact_recorder`): the
+compact layout, which stores written before the keyed layout
+(:mod:`cascadia.application.keyed_sqlite`) keep.
 
 One table, ``stored_event_rows``: ``id INTEGER PRIMARY KEY`` (the rowid: rows are
 inserted by one writer at a time, so ids increase in commit order; rows are never
@@ -14,36 +16,35 @@ from typing import Any
 from uuid import UUID
 
 from cascadia.application.compact_recorder import CompactRecorder, EventRow
+from cascadia.application.store_layouts import SQLITE_ROWS
 from eventsourcing.persistence import IntegrityError
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
-
-LEGACY_TABLE = "stored_events"
-"""The library's table of one row per event: a store that has it (and no compact
-table) is read and written with the library's own recorder."""
-TABLE = "stored_event_rows"
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteDatastore
 
 
 def _db_id(originator_id: UUID | str) -> bytes | str:
     return originator_id.bytes if isinstance(originator_id, UUID) else originator_id
 
 
-def is_legacy(datastore: SQLiteDatastore) -> bool:
-    """Whether the database holds the library's table of one row per event and no
-    compact table: a store written before the compact layout."""
-    with datastore.transaction(commit=False) as cursor:
-        cursor.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        tables = {row[0] for row in cursor.fetchall()}
-    return LEGACY_TABLE in tables and TABLE not in tables
-
-
 class CompactSQLiteRecorder(CompactRecorder, SQLiteApplicationRecorder):
     """Rows of several events in one SQLite table."""
 
-    def __init__(self, datastore: SQLiteDatastore, events_table_name: str = TABLE) -> None:
+    def __init__(self, datastore: SQLiteDatastore, events_table_name: str = SQLITE_ROWS) -> None:
         super().__init__(datastore, events_table_name)
+        columns = f"SELECT id, originator_id, first_version, count, payload FROM {self._source()}"
+        self._insert_statement = self._insert_sql()
+        self._aggregate_statement = f"{columns} WHERE originator_id = ?"
+        self._rows_statement = f"{columns} WHERE id >= ?"
+        self._last_statement = f"{columns} ORDER BY id DESC LIMIT 1"
+
+    def _source(self) -> str:
+        """What rows are selected from: a table or join with the columns ``id``,
+        ``originator_id``, ``first_version``, ``count`` and ``payload``."""
+        return self.events_table_name
+
+    def _insert_sql(self) -> str:
+        """The insert of one row, returning its id: nothing when it overlaps a stored row."""
         table = self.events_table_name
-        columns = f"SELECT id, originator_id, first_version, count, payload FROM {table}"
-        self._insert_statement = (
+        return (
             f"INSERT INTO {table} (originator_id, first_version, count, payload) "
             "SELECT :id, :first, :count, :payload WHERE NOT EXISTS ("
             f"  SELECT 1 FROM (SELECT first_version, count FROM {table}"
@@ -52,9 +53,16 @@ class CompactSQLiteRecorder(CompactRecorder, SQLiteApplicationRecorder):
             "  WHERE before.first_version + before.count > :first) "
             "RETURNING id"
         )
-        self._aggregate_statement = f"{columns} WHERE originator_id = ?"
-        self._rows_statement = f"{columns} WHERE id >= ?"
-        self._last_statement = f"{columns} ORDER BY id DESC LIMIT 1"
+
+    def _insert_params(self, cursor: SQLiteCursor, row: EventRow) -> dict[str, Any]:
+        """The parameters of :meth:`_insert_sql` for ``row`` (``cursor``: of the insert's transaction)."""
+        return {
+            "id": _db_id(row.originator_id),
+            "first": row.first_version,
+            "count": row.count,
+            "last": row.last_version,
+            "payload": row.payload,
+        }
 
     def construct_create_table_statements(self) -> list[str]:
         table = self.events_table_name
@@ -69,16 +77,7 @@ class CompactSQLiteRecorder(CompactRecorder, SQLiteApplicationRecorder):
         ids: list[int] = []
         with self.datastore.transaction(commit=True) as cursor:
             for row in rows:
-                cursor.execute(
-                    self._insert_statement,
-                    {
-                        "id": _db_id(row.originator_id),
-                        "first": row.first_version,
-                        "count": row.count,
-                        "last": row.last_version,
-                        "payload": row.payload,
-                    },
-                )
+                cursor.execute(self._insert_statement, self._insert_params(cursor, row))
                 inserted = cursor.fetchone()
                 if inserted is None:
                     raise IntegrityError(

@@ -18,10 +18,11 @@ is chosen by environment variables alone, in this order (later wins):
 On PostgreSQL a named schema is created when missing, and the tables are created under
 an advisory lock, so that many processes can open a fresh database at once.
 
-On either database the events are kept by the compact recorder, one row per save
-(:mod:`cascadia.application.compact_recorder`), except in a database that already
-holds the library's table of one row per event, which keeps the library's recorder
-(``cascadia migrate`` converts such a store into a new one).
+On either database the events are kept one row per save
+(:mod:`cascadia.application.compact_recorder`), each aggregate named by a small integer
+key (the keyed layout), except in a database that already holds a store of an earlier
+layout, which keeps its layout and recorder (:mod:`cascadia.application.store_layouts`;
+``cascadia migrate`` copies such a store into a new one).
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ from typing import Any
 from uuid import UUID
 
 import platformdirs
-from cascadia.application import compact_sqlite
 from cascadia.application.database import (
     DATABASE_URL_VAR,
     EVENTS_FILE,
@@ -43,6 +43,13 @@ from cascadia.application.database import (
     describe,
     postgres_setup,
     require_psycopg,
+)
+from cascadia.application.store_layouts import (
+    SQLITE_LAYOUTS,
+    layout_of,
+    postgres_layouts,
+    postgres_tables,
+    sqlite_tables,
 )
 from cascadia.domain.errors import CascadiaError
 from cascadia.domain.events import GameEvent, GameStarted
@@ -62,11 +69,9 @@ RECORDER_TOPIC = "APPLICATION_RECORDER_TOPIC"
 """The library's setting naming the recorder class; set, it overrides the choice of
 :meth:`GameStore.construct_recorder` (e.g. ``eventsourcing.sqlite:SQLiteApplicationRecorder``
 writes a new store in the library's layout of one row per event)."""
-COMPACT_SQLITE_RECORDER = "cascadia.application.compact_sqlite:CompactSQLiteRecorder"
-COMPACT_POSTGRES_RECORDER = "cascadia.application.compact_postgres:CompactPostgresRecorder"
 APP_NAME = "cascadia"
-"""The application's name: its PostgreSQL table is ``cascadia_event_rows`` (``cascadia_events``
-in the library's layout), and the library reads
+"""The application's name: its PostgreSQL tables are ``cascadia_aggregates`` and
+``cascadia_saves`` (:mod:`cascadia.application.store_layouts`), and the library reads
 ``CASCADIA_<KEY>`` before ``<KEY>`` for every setting."""
 
 
@@ -143,22 +148,21 @@ class GameStore(Application[UUID]):
         return environment
 
     def construct_recorder(self) -> ApplicationRecorder:
-        """The compact recorder (:mod:`cascadia.application.compact_recorder`) on SQLite
-        and PostgreSQL, unless the database holds a store in the library's layout of one
-        row per event (then the library's recorder, so that old stores stay readable) or
-        ``APPLICATION_RECORDER_TOPIC`` names another recorder. On PostgreSQL the tables
-        are created under an advisory lock, because concurrent ``CREATE ... IF NOT
+        """The recorder of the layout the database holds (:mod:`cascadia.application.store_layouts`):
+        the keyed recorder for a new database, the compact or the library's recorder for
+        a store written in those layouts earlier, so that old stores stay readable;
+        unless ``APPLICATION_RECORDER_TOPIC`` names another recorder. On PostgreSQL the
+        tables are created under an advisory lock, because concurrent ``CREATE ... IF NOT
         EXISTS`` statements can collide."""
         module = self.env.get("PERSISTENCE_MODULE")
-        if module == SQLITE_MODULE and not compact_sqlite.is_legacy(self.factory.datastore):  # type: ignore[attr-defined]
-            self._default_recorder(COMPACT_SQLITE_RECORDER)
+        if module == SQLITE_MODULE:
+            tables = sqlite_tables(self.factory.datastore)  # type: ignore[attr-defined]
+            self._default_recorder(layout_of(tables, SQLITE_LAYOUTS).recorder)
         if module != POSTGRES_MODULE:
             return super().construct_recorder()
         with postgres_setup(self.env):
-            from cascadia.application import compact_postgres
-
-            if not compact_postgres.is_legacy(self.factory.datastore, self.name):  # type: ignore[attr-defined]
-                self._default_recorder(COMPACT_POSTGRES_RECORDER)
+            tables = postgres_tables(self.factory.datastore)  # type: ignore[attr-defined]
+            self._default_recorder(layout_of(tables, postgres_layouts(self.name)).recorder)
             return super().construct_recorder()
 
     def _default_recorder(self, topic: str) -> None:

@@ -1,7 +1,8 @@
-"""The compact event store (one row per save): every event type round-trips, reads agree
-with the library's recorder on the same games, notifications keep their contract,
-optimistic concurrency holds, and old stores stay readable and migrate. On SQLite and
-PostgreSQL."""
+"""The compact event stores (one row per save; the keyed layout, and the compact layout
+before it): every event type round-trips, reads agree with the library's recorder on
+the same games, notifications keep their contract, optimistic concurrency holds, old
+stores stay readable and migrate, and a game saved a command at a time stays small. On
+SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -9,19 +10,30 @@ import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from functools import cache
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid4
 
 import pytest
-from cascadia.application.compact_codec import decode_payload, encode_payload
+from cascadia.application.compact_codec import (
+    DEFLATE,
+    FLAT,
+    FLAT_DEFLATE,
+    PLAIN,
+    decode_payload,
+    encode_payload,
+)
 from cascadia.application.compact_postgres import CompactPostgresRecorder
-from cascadia.application.compact_recorder import ROW_BITS, CompactRecorder
+from cascadia.application.compact_recorder import ROW_BITS
 from cascadia.application.compact_sqlite import CompactSQLiteRecorder
 from cascadia.application.database import DATABASE_URL_VAR
 from cascadia.application.event_codes import BY_CODE, CURRENT, EVENT_CODES
+from cascadia.application.keyed_postgres import KeyedPostgresRecorder
+from cascadia.application.keyed_sqlite import KeyedSQLiteRecorder
 from cascadia.application.migrate import migrate_games
-from cascadia.application.store import RECORDER_TOPIC, GameConflictError, GameStore
+from cascadia.application.store import APP_NAME, RECORDER_TOPIC, GameConflictError, GameStore
+from cascadia.application.store_layouts import SQLITE_LAYOUTS, postgres_layouts
 from cascadia.bots.registry import make_bots, play_game, recorded_bots
 from cascadia.domain.achievement_map import (
     MAP_EVENTS,
@@ -39,12 +51,16 @@ from eventsourcing.utils import get_topic
 
 pytest_plugins = ["store_backends"]
 
-LEGACY = {
-    "sqlite": "eventsourcing.sqlite:SQLiteApplicationRecorder",
-    "postgres": "eventsourcing.postgres:PostgresApplicationRecorder",
+LAYOUTS = {
+    "sqlite": {layout.name: layout for layout in SQLITE_LAYOUTS},
+    "postgres": {layout.name: layout for layout in postgres_layouts(APP_NAME)},
 }
+KEYED = {"sqlite": KeyedSQLiteRecorder, "postgres": KeyedPostgresRecorder}
 COMPACT = {"sqlite": CompactSQLiteRecorder, "postgres": CompactPostgresRecorder}
 FOUR = ["random"] * 4
+TARGET_BYTES = 20_000
+"""Issue 21: the most a finished 4-player game may take in the store."""
+PAGE_PRAGMAS = ("page_count", "freelist_count", "page_size")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -108,8 +124,9 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def open_store(backend: str, tmp_path: Path) -> Iterator[Callable[..., GameStore]]:
-    """Opens stores on fresh databases of the backend: ``open_store()`` compact,
-    ``open_store(legacy=True)`` in the library's layout, ``open_store(url=...)`` again."""
+    """Opens stores on fresh databases of the backend: ``open_store()`` in the layout of
+    a new store (keyed), ``open_store("compact")`` or ``open_store("legacy")`` in an
+    earlier one, ``open_store(url=...)`` again."""
     from store_backends import postgres_schema, require_postgres  # loaded by pytest_plugins
 
     with ExitStack() as stack:
@@ -119,9 +136,9 @@ def open_store(backend: str, tmp_path: Path) -> Iterator[Callable[..., GameStore
                 return f"sqlite:{tmp_path / uuid4().hex / 'events.sqlite'}"
             return stack.enter_context(postgres_schema(require_postgres()))
 
-        def open_(legacy: bool = False, url: str | None = None) -> GameStore:
+        def open_(layout: str | None = None, url: str | None = None) -> GameStore:
             env = {DATABASE_URL_VAR: url or fresh_url()} | (
-                {RECORDER_TOPIC: LEGACY[backend]} if legacy else {}
+                {RECORDER_TOPIC: LAYOUTS[backend][layout].recorder} if layout else {}
             )
             return stack.enter_context(GameStore(env=env))
 
@@ -167,14 +184,15 @@ def test_codes_are_unique_and_never_reused():
     assert all(0 < entry.code < 128 for entry in EVENT_CODES)  # one byte each in msgpack
 
 
-def test_a_state_that_does_not_match_its_code_keeps_its_bytes():
+@pytest.mark.parametrize("flat", [False, True])
+def test_a_state_that_does_not_match_its_code_keeps_its_bytes(flat):
     odd = [
         (get_topic(TurnEnded), b"\x82\xa4turn\x01\xa6player\x00"),  # fields in another order
         (get_topic(GameEnded), b"not msgpack \xc1"),
         (get_topic(GameEnded), b"\x81\xa5turns\xca\x3f\x80\x00\x00"),  # a float32: packs back longer
         ("tests.somewhere:Other", b"\x80"),
     ]
-    assert [tuple(entry) for entry in decode_payload(encode_payload(odd))] == [
+    assert [tuple(entry) for entry in decode_payload(encode_payload(odd, flat=flat))] == [
         (CURRENT[get_topic(TurnEnded)].code, odd[0][1]),
         (CURRENT[get_topic(GameEnded)].code, odd[1][1]),
         (CURRENT[get_topic(GameEnded)].code, odd[2][1]),
@@ -185,9 +203,10 @@ def test_a_state_that_does_not_match_its_code_keeps_its_bytes():
 # -- round trips and reads against the library's recorder --------------------------------
 
 
-def test_a_new_store_is_compact_and_every_event_type_round_trips(open_store, backend):
-    store = open_store()
-    assert type(store.recorder) is COMPACT[backend]
+@pytest.mark.parametrize("layout", [None, "compact"])
+def test_a_new_store_is_keyed_and_every_event_type_round_trips(open_store, backend, layout):
+    store = open_store(layout)
+    assert type(store.recorder) is (COMPACT if layout else KEYED)[backend]
     saves = fill(store)
     encoded = store.mapper.to_stored_event
     for events in saves:
@@ -202,8 +221,9 @@ def test_a_new_store_is_compact_and_every_event_type_round_trips(open_store, bac
         assert store.game(events[0].originator_id).state == Game.replay(list(events)).state
 
 
-def test_a_whole_game_is_one_row_and_far_smaller_than_its_events(open_store):
-    store = open_store()
+@pytest.mark.parametrize("layout", [None, "compact"])
+def test_a_whole_game_is_one_row_and_far_smaller_than_its_events(open_store, layout):
+    store = open_store(layout)
     events = list(finished_games()[0])
     store.save_events(events)
     assert store.recorder.max_notification_id() == (1 << ROW_BITS) + len(events) - 1
@@ -214,10 +234,11 @@ def test_a_whole_game_is_one_row_and_far_smaller_than_its_events(open_store):
     assert len(rows[0].payload) * 4 < sum(len(record.state) for record in store.encode(events))
 
 
-@pytest.fixture
-def twin_stores(open_store) -> tuple[GameStore, GameStore]:
-    """The same saves in a store of each layout."""
-    legacy, compact = open_store(legacy=True), open_store()
+@pytest.fixture(params=[None, "compact"])
+def twin_stores(open_store, request: pytest.FixtureRequest) -> tuple[GameStore, GameStore]:
+    """The same saves in a store in the library's layout and in a compact one (keyed, or
+    the compact layout before it)."""
+    legacy, compact = open_store("legacy"), open_store(request.param)
     fill(legacy)
     fill(compact)
     return legacy, compact
@@ -283,8 +304,9 @@ def test_an_empty_store_has_no_notifications(open_store):
 # -- optimistic concurrency --------------------------------------------------------------
 
 
-def test_a_save_at_a_taken_first_version_fails_and_writes_nothing(open_store):
-    store = open_store()
+@pytest.mark.parametrize("layout", [None, "compact"])
+def test_a_save_at_a_taken_first_version_fails_and_writes_nothing(open_store, layout):
+    store = open_store(layout)
     saves = live_saves(3)
     store.save_events(saves[0])
     store.save_events(saves[1])
@@ -298,8 +320,9 @@ def test_a_save_at_a_taken_first_version_fails_and_writes_nothing(open_store):
     assert not store.has_game(other[0].originator_id)
 
 
-def test_a_save_starting_inside_a_stored_row_fails(open_store):
-    store = open_store()
+@pytest.mark.parametrize("layout", [None, "compact"])
+def test_a_save_starting_inside_a_stored_row_fails(open_store, layout):
+    store = open_store(layout)
     events = list(finished_games()[0])
     store.save_events(events[:10])
     for start in (1, 5, 9):  # inside the stored row [1, 10], not at its first version only
@@ -309,8 +332,9 @@ def test_a_save_starting_inside_a_stored_row_fails(open_store):
     assert store.game_events(events[0].originator_id) == events
 
 
-def test_overlapping_runs_of_one_insert_are_refused(open_store):
-    store = open_store()
+@pytest.mark.parametrize("layout", [None, "compact"])
+def test_overlapping_runs_of_one_insert_are_refused(open_store, layout):
+    store = open_store(layout)
     records = store.encode(list(finished_games()[0])[:8])
     with pytest.raises(IntegrityError):
         store.recorder.insert_events([*records[:5], *records[3:]])
@@ -320,51 +344,117 @@ def test_overlapping_runs_of_one_insert_are_refused(open_store):
 # -- old stores --------------------------------------------------------------------------
 
 
-def test_an_old_store_is_read_with_the_librarys_recorder_and_migrated(open_store, backend, capsys):
-    old = open_store(legacy=True)
+@pytest.mark.parametrize("layout", ["legacy", "compact"])
+def test_an_old_store_is_read_in_its_layout_and_migrated(open_store, backend, layout):
+    old = open_store(layout)
     saves = fill(old)
-    url = url_of(old)
-    reopened = open_store(url=url)  # no setting: the layout is found in the database
-    assert not isinstance(reopened.recorder, CompactRecorder)
-    assert type(reopened.recorder).__name__ == LEGACY[backend].split(":")[1]
+    reopened = open_store(url=url_of(old))  # no setting: the layout is found in the database
+    assert type(reopened.recorder).__name__ == LAYOUTS[backend][layout].recorder.split(":")[1]
     game_ids = [events[0].originator_id for events in finished_games()]
     for game_id in game_ids:
         assert reopened.game_events(game_id) == old.game_events(game_id)
+    more = list(finished_games()[0])  # it is written in its layout too
+    assert not reopened.save_new_game(more)
 
     new = open_store()
     results = list(migrate_games(reopened, new))
     assert [r.outcome for r in results] == ["copied"] * (len(game_ids) + 1)
-    assert isinstance(new.recorder, CompactRecorder)
+    assert type(new.recorder) is KEYED[backend]
     for game_id in [*game_ids, saves[len(game_ids)][0].originator_id]:
         assert new.game_events(game_id) == old.game_events(game_id)
-    again = open_store(url=url_of(new))
-    assert isinstance(again.recorder, CompactRecorder)
+    assert type(open_store(url=url_of(new)).recorder) is KEYED[backend]
 
 
-def test_cascadia_migrate_converts_an_old_store(open_store, cascadia, tmp_path):
-    old = open_store(legacy=True)
+def test_a_compact_store_keeps_nested_rows_that_earlier_versions_read(open_store):
+    store = open_store("compact")
+    store.save_events(list(finished_games()[0]))
+    (row,) = store.recorder._select_rows_from(0, None, 10)  # type: ignore[attr-defined]
+    assert row.payload[0] in (PLAIN, DEFLATE)
+    keyed = open_store()
+    keyed.save_events(list(finished_games()[0]))
+    (row,) = keyed.recorder._select_rows_from(0, None, 10)  # type: ignore[attr-defined]
+    assert row.payload[0] in (FLAT, FLAT_DEFLATE)
+
+
+@pytest.mark.parametrize("layout", ["legacy", "compact"])
+def test_cascadia_migrate_converts_an_old_store(open_store, cascadia, tmp_path, layout):
+    old = open_store(layout)
     games = [list(events) for events in finished_games()[:2]]
     old.save_new_games(games)
     target = f"sqlite:{tmp_path / 'new' / 'events.sqlite'}"
     code, _, err = cascadia("migrate", "--from", url_of(old), "--to", target)
     assert code == 0, err
     with GameStore(env={DATABASE_URL_VAR: target}) as new:
-        assert isinstance(new.recorder, CompactSQLiteRecorder)
+        assert type(new.recorder) is KeyedSQLiteRecorder
         for events in games:
             assert new.game_events(events[0].originator_id) == events
 
 
-def test_a_game_id_is_stored_as_16_bytes(open_store, backend):
+def test_a_game_is_named_by_an_integer_key_and_its_id_stored_once_as_16_bytes(open_store, backend):
     store = open_store()
     store.save_events(list(finished_games()[0]))
-    if backend == "sqlite":
-        with store.recorder.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
-            cursor.execute("SELECT typeof(originator_id), length(originator_id) FROM stored_event_rows")
-            assert tuple(cursor.fetchone()) == ("blob", 16)
-    else:
-        with store.recorder.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
+    with store.recorder.datastore.transaction(commit=False) as cursor:  # type: ignore[attr-defined]
+        if backend == "sqlite":
+            cursor.execute("SELECT typeof(originator_id), length(originator_id) FROM stored_aggregates")
+            assert [tuple(row) for row in cursor.fetchall()] == [("blob", 16)]
+            cursor.execute("SELECT DISTINCT typeof(aggregate_key) FROM stored_saves")
+            assert [tuple(row) for row in cursor.fetchall()] == [("integer",)]
+        else:
             schema = store.recorder.datastore.schema  # type: ignore[attr-defined]
             cursor.execute(
-                f'SELECT pg_typeof(originator_id)::text AS type FROM "{schema}".cascadia_event_rows'
+                f'SELECT pg_typeof(originator_id)::text AS type FROM "{schema}".cascadia_aggregates'
             )
-            assert cursor.fetchone()["type"] == "uuid"
+            assert [row["type"] for row in cursor.fetchall()] == ["uuid"]
+            cursor.execute(
+                f'SELECT DISTINCT pg_typeof(aggregate_key)::text AS type FROM "{schema}".cascadia_saves'
+            )
+            assert [row["type"] for row in cursor.fetchall()] == ["integer"]
+
+
+# -- size --------------------------------------------------------------------------------
+
+
+@cache
+def side_by_side(seeds: range) -> tuple[list[GameEvent], ...]:
+    """The saves of several games played a command at a time, in the order a server
+    playing them side by side makes them: one command of each game in turn."""
+    games = [live_saves(seed) for seed in seeds]
+    return tuple(events for turn in zip_longest(*games) for events in turn if events)
+
+
+def store_bytes(store: GameStore, backend: str) -> int:
+    """The bytes the store takes: SQLite's pages in use; on PostgreSQL the main forks of
+    its tables (with their TOAST tables) and indexes, but the one-row table of the last
+    row id, whose size is fixed but for the dead versions that other sessions' snapshots
+    keep for a while."""
+    datastore: Any = store.recorder.datastore  # type: ignore[attr-defined]
+    with datastore.transaction(commit=False) as cursor:
+        if backend == "sqlite":
+            sizes = []
+            for pragma in PAGE_PRAGMAS:
+                cursor.execute(f"PRAGMA {pragma}")
+                sizes.append(cursor.fetchone()[0])
+            return (sizes[0] - sizes[1]) * sizes[2]
+        cursor.execute(
+            "SELECT sum(pg_relation_size(c.oid)) + coalesce(sum(pg_relation_size(c.reltoastrelid)), 0) "
+            "AS size "
+            "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = %s AND c.relkind IN ('r', 'i') AND c.relname <> 'cascadia_saves_head'",
+            [datastore.schema],
+        )
+        return int(cursor.fetchone()["size"])
+
+
+def test_a_game_saved_a_command_at_a_time_adds_under_20_kB(open_store, backend):
+    """Issue 21's target, as a server or ``play`` saves (one save per command): the bytes
+    that finished 4-player games add to a store holding one game already (so that every
+    table and index has its first pages), per game. Deterministic: the same saves in a
+    fresh store make the same pages."""
+    store = open_store()
+    for events in side_by_side(range(1)):
+        store.save_events(events)
+    before = store_bytes(store, backend)
+    games = range(1, 11)
+    for events in side_by_side(games):
+        store.save_events(events)
+    assert (store_bytes(store, backend) - before) / len(games) < TARGET_BYTES
