@@ -164,7 +164,7 @@ def score_boards(paths: Sequence[Path], json_output: bool) -> None:
     if json_output:
         print_json({"boards": [str(path) for path in paths], **sheet})
         return
-    console.print(f"boards {', '.join(map(str, paths))} (final)", markup=False)
+    console.print(f"boards {', '.join(path.name for path in paths)} (final)", markup=False)
     print_sheet(names, sheet)
 
 
