@@ -90,7 +90,7 @@ class BoardTable:
 
     players: tuple[BoardPlayer, ...]
     cards: Mapping[str, str]
-    options: GameOptions = field(default_factory=GameOptions)
+    options: GameOptions
     second_cards: Mapping[str, str] | None = None
 
 
