@@ -93,6 +93,7 @@ BoardOption = Annotated[
     typer.Option(
         "--board",
         "-b",
+        metavar="FILE",
         help="Score the boards of a real table from this board text (docs/BOARD.md) instead of "
         "a stored game; repeat for one file per player.",
         show_default=False,
@@ -109,7 +110,7 @@ def score(
         bool,
         typer.Option("--board-text", help="Print the game's boards as board text (docs/BOARD.md) instead."),
     ] = False,
-    seats: Annotated[
+    seat: Annotated[
         list[int] | None, typer.Option("--seat", help="With --board-text: only this seat (repeatable).")
     ] = None,
     explain: Annotated[
@@ -125,7 +126,7 @@ def score(
         console.print(document("board"), markup=False, highlight=False)
         return
     if board:
-        if game is not None or turn is not None or as_player is not None or board_text or seats:
+        if game is not None or turn is not None or as_player is not None or board_text or seat:
             raise InvalidOptionError(
                 "--board scores board files: no game, --turn, --as-player or --board-text"
             )
@@ -137,9 +138,9 @@ def score(
     if board_text:
         if as_player is not None or json_output:
             raise InvalidOptionError("--board-text writes every card and board: no --as-player or --json")
-        print_board_text(state, seats)
+        print_board_text(state, seat)
         return
-    if seats:
+    if seat:
         raise InvalidOptionError("--seat goes with --board-text")
     sheet = player_view(state, viewer_of(as_player, state))["scores"]
     if json_output:
