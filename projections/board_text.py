@@ -157,9 +157,11 @@ def hex_habitats(tile_id: int, rotation: int) -> str:
     return f"{LETTER_OF[first]}/{LETTER_OF[second]}@{DIRECTION_NAMES[facing % 6]}"
 
 
-def _cards_text(cards: Mapping[str, str]) -> str:
+def _cards_text(cards: Mapping[str, str], separator: str = " ") -> str:
+    """``A B C D A`` (bear to fox), or the variant card's name; with ``separator=","``
+    the ``GameOptions.cards`` choice."""
     letters = [cards[species] for species in WILDLIFE]
-    return letters[0] if letters[0] in VARIANT_CARDS else " ".join(letters)
+    return letters[0] if letters[0] in VARIANT_CARDS else separator.join(letters)
 
 
 def _option_text(options: GameOptions, name: str) -> str:
@@ -230,7 +232,7 @@ def parse_boards(files: Sequence[tuple[str, str]]) -> BoardTable:
     second = reader.settings.get("second cards")
     chosen = dict(reader.settings.get("options", ((), first))[0])
     try:
-        options = GameOptions(cards=_card_choice(cards[0]), two_card_sets=second is not None, **chosen)
+        options = GameOptions(cards=_cards_text(cards[0], ","), two_card_sets=second is not None, **chosen)
     except InvalidOptionError as error:
         raise BoardTextError((second or cards)[1], str(error)) from None
     return BoardTable(
@@ -239,12 +241,6 @@ def parse_boards(files: Sequence[tuple[str, str]]) -> BoardTable:
         options,
         second[0] if second else None,
     )
-
-
-def _card_choice(cards: Mapping[str, str]) -> str:
-    """The ``GameOptions.cards`` choice of a card per species."""
-    letters = [cards[species] for species in WILDLIFE]
-    return letters[0] if letters[0] in VARIANT_CARDS else ",".join(letters)
 
 
 def _words(text: str, offset: int) -> list[tuple[str, int]]:
@@ -326,8 +322,9 @@ def _read_cards(key: str, values: list[tuple[str, int]], where: Location, end: L
             raise BoardTextError(
                 Location(where.file, where.line, column), f"expected {expected}, not {word!r}"
             )
-    if len(values) != len(WILDLIFE):
-        at = Location(where.file, where.line, values[len(WILDLIFE)][1]) if len(values) > 5 else end
+    count = len(WILDLIFE)
+    if len(values) != count:
+        at = Location(where.file, where.line, values[count][1]) if len(values) > count else end
         raise BoardTextError(at, f"expected {expected}; {len(values)} given")
     return {species: word.upper() for species, (word, _) in zip(WILDLIFE, values, strict=True)}
 
@@ -361,8 +358,8 @@ def _read_hex(player: _Player, words: list[tuple[str, int]], file: str, number: 
             at,
             f"expected a position q,r (such as 0,0 or -1,1) or a key (cards:, player: ...), not {position!r}",
         )
-    h = tuple(int(part) for part in position.split(","))
-    assert len(h) == 2
+    q, r = (int(part) for part in position.split(","))
+    h = (q, r)
     if h in player.tiles:
         raise BoardTextError(at, f"two tiles on hex {position} (the first at line {player.lines[h].line})")
     if not rest:
