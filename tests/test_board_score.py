@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from cascadia.bots.registry import play_game
 from cascadia.cli.documents import document
-from cascadia.domain.hexgrid import DIRECTION_NAMES
+from cascadia.domain.components import STARTER_COUNT, STARTER_POSITIONS, starter_layout
+from cascadia.domain.hexgrid import DIRECTION_NAMES, tile_edges
 from cascadia.domain.options import GameOptions
 from cascadia.projections.board_text import (
     SCORING_OPTIONS,
@@ -157,6 +158,18 @@ def test_the_documented_example_reads() -> None:
     assert [p.name for p in table.players] == ["Anna", "Ben"]
     assert table.options.salmon_runs == "lenient"
     assert score_table(table).players[0].corridors["mountain"] == 3
+
+
+def test_the_documented_starter_tiles_are_the_components() -> None:
+    """docs/BOARD.md's table of the five starter tiles, hex by hex, shows the edges of
+    components.py's starters (RULES.md 3.4: keystone at 0,0, the others at -1,1 and 0,1)."""
+    found = re.findall(r"^\| \w+ \(\w+\) \| `(\w)` \| `(\S+)` \| `(\S+)` \|$", document("board"), re.M)
+    assert len(found) == STARTER_COUNT
+    for starter, habitats in enumerate(found):
+        lines = "".join(f"{q},{r} {h}\n" for (q, r), h in zip(STARTER_POSITIONS, habitats, strict=True))
+        board = parse_boards([("t", "cards: A A A A A\nplayer: a\n" + lines)]).players[0].environment
+        for position, tile_id, rotation in starter_layout(starter):
+            assert board.edges(position) == tile_edges(tile_id, rotation), (starter, position)
 
 
 # -- boards of simulated games ----------------------------------------------------------------
