@@ -1,6 +1,6 @@
 """The documents installed with the package (package data), for the commands that print
 them: ``cascadia rules --full``, ``cascadia stats --explain``, ``stats NAME --explain``,
-``cascadia position --explain``."""
+``cascadia position --explain``, ``cascadia score --explain``."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ DOCUMENTS = {
     "schema": ("cascadia.analytics", "SCHEMA.md"),
     "format": ("cascadia.replays", "FORMAT.md"),
     "position": ("cascadia.docs", "POSITION.md"),
+    "board": ("cascadia.docs", "BOARD.md"),
 }
 """Each document by name: the package that ships it and its file name."""
 

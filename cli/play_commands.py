@@ -365,7 +365,7 @@ class PlayLoop:
             if not is_bot(player.name):
                 say(f"{possessive(names, seat)} board:")
                 console.print(board_map(player.environment))
-        console.print(sheet_table(state, sheet))
+        console.print(sheet_table(names, sheet))
         winners = [seat_name(names, seat) for seat in sheet["winners"]]
         best = max(p["total"] for p in sheet["players"])
         if len(winners) == 1:

@@ -34,6 +34,7 @@ from cascadia.domain.environment import Environment
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.state import GameState, tile_counts, wildlife_counts
 from cascadia.projections.game_scores import score_state
+from cascadia.projections.scoresheet import named_sheet
 from cascadia.projections.turns import game_round
 
 SPECTATOR: Final = "spectator"
@@ -158,20 +159,10 @@ def _masked(cards: dict[str, str], hidden: set[str]) -> dict[str, str | None]:
 
 
 def _scores(state: GameState, hidden: set[str], options: dict[str, Any]) -> dict[str, Any]:
-    """The score sheet without what depends on a hidden card, its ``options`` the
-    viewer's (:func:`_options`). Besides the sheet's own data: ``final`` (the game is
-    over), each player's ``name`` and ``leading`` (ranked 1 now), and ``winners`` only
-    once the game is over (``None`` before)."""
-    scored = score_state(state)
-    sheet = scored.to_dict()
+    """The score sheet (:func:`named_sheet`) without what depends on a hidden card, its
+    ``options`` the viewer's (:func:`_options`)."""
+    sheet = named_sheet(score_state(state), state.names)
     sheet["options"] = options
-    sheet["final"] = scored.final
-    if not scored.final:
-        sheet["winners"] = None
-    sheet["players"] = [
-        {"seat": player["seat"], "name": name, **player, "leading": player["rank"] == 1}
-        for player, name in zip(sheet["players"], state.names, strict=True)
-    ]
     if not hidden:
         return sheet
     sheet["cards"] = _masked(sheet["cards"], hidden)

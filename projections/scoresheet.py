@@ -120,6 +120,21 @@ class ScoreSheet:
         }
 
 
+def named_sheet(sheet: ScoreSheet, names: Sequence[str]) -> dict[str, Any]:
+    """The sheet as plain data for people: :meth:`ScoreSheet.to_dict` with ``final``, each
+    player's ``name`` and ``leading`` (ranked 1 now), and ``winners`` only once the game is
+    over (``None`` before)."""
+    data = sheet.to_dict()
+    data["final"] = sheet.final
+    if not sheet.final:
+        data["winners"] = None
+    data["players"] = [
+        {"seat": player["seat"], "name": name, **player, "leading": player["rank"] == 1}
+        for player, name in zip(data["players"], names, strict=True)
+    ]
+    return data
+
+
 def solo_rating(total: int) -> str:
     """The RULES.md 6 rating of a solo total (below 60: "keep practising")."""
     return next((name for floor, name in SOLO_RATINGS if total >= floor), BELOW_RATINGS)
