@@ -225,7 +225,7 @@ def play_one_step(driver: WebDriver, seen: set[str]) -> None:
         confirm(driver, "nature-free")
         click(driver, "#market-svg g.slot[role=button]", 0)
         click(driver, "#market-svg g.market-token[role=button]", -1)  # a tile and a token of two slots
-        assert "Take tile" in driver.find_element(By.ID, "take").text
+        assert driver.find_element(By.ID, "take").text.startswith("Take ")
         confirm(driver, "take")
         return
     if clickable(driver, "#nature-wipe") and "wipe" not in seen:

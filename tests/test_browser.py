@@ -337,10 +337,15 @@ def test_the_three_alike_wipe_and_a_nature_token_wipe_by_clicking(server, browse
     path = f"/api/games/{created['game_id']}"
     market = api(server, path, token=token)["state"]["market"]
     slot = next(m["slot"] for m in market if TILES[m["tile"]].wildlife == (m["wildlife"],))
+    resize(driver, 1280, 700)  # a 1280x800 screen, less the browser's own bars
     click(driver, f'#market-svg g.slot[data-slot="{slot}"]')
+    assert "keystone" in driver.find_element(By.ID, "take").text  # its habitat, not its id
     confirm(driver, "take")
     click(driver, "#my-board path.target")
     assert not clickable(driver, "#rotations button")  # a keystone looks the same every way
+    assert "keystone" in driver.find_element(By.ID, "prompt").text  # nothing to turn
+    in_view = "const r = document.getElementById('place-tile').getBoundingClientRect();"
+    assert driver.execute_script(in_view + " return r.top >= 0 && r.bottom <= window.innerHeight;")
     confirm(driver, "place-tile")
     q, r = api(server, path, token=token)["state"]["turn_state"]["tile_placed_at"]
     click(driver, f'#my-board circle.token-target[data-q="{q}"][data-r="{r}"]')

@@ -6,7 +6,7 @@
 // hexes of the tile with its legal rotations (previewed, matching edges marked), and
 // the legal token targets. A move is chosen first, then confirmed with a button.
 import { ApiError, api, forgetToken, seatToken, serverOptions } from "./api.js";
-import { boardView, copyText, drawBoard, drawMarket, matchingEdges, speciesChip, tileSvg } from "./draw.js";
+import { boardView, copyText, drawBoard, drawMarket, isKeystone, matchingEdges, speciesChip, tileSvg } from "./draw.js";
 import { $, GameFeed, drawEnd, drawShared, h, known, pageParams, showError, stopPage } from "./game.js";
 import { drawMarks } from "./marks.js";
 
@@ -129,16 +129,20 @@ function render() {
       : "Take a pair: click a tile or a token in the market.";
     const take = L.takes.find((c) => c.tile_slot === sel.tileSlot && c.wildlife_slot === sel.tokenSlot);
     if (sel.tileSlot !== undefined && sel.tokenSlot !== undefined) {
-      const tile = state.market[sel.tileSlot].tile;
+      // the tile as the player sees it (its habitats), not its id: "Take forest/river + elk"
+      const tile = catalogue[state.market[sel.tileSlot].tile];
       const animal = state.market[sel.tokenSlot].wildlife;
-      actions.push(button(`Take tile ${tile} + ${animal}`, () => send({ type: "take", tile_slot: sel.tileSlot, wildlife_slot: sel.tokenSlot }),
+      actions.push(button(`Take ${tile.habitats.join("/")}${isKeystone(tile) ? " keystone" : ""} + ${animal}`, () => send({ type: "take", tile_slot: sel.tileSlot, wildlife_slot: sel.tokenSlot }),
         { id: "take", disabled: !take }));
     }
     if (L.canThree) actions.push(button("Wipe the three alike tokens", () => send({ type: "wipe_three" }), { id: "wipe-three", secondary: true }));
     if (L.canFree) actions.push(button("Nature token: any tile + any token", () => send({ type: "nature_free" }), { id: "nature-free", secondary: true }));
     if (L.wipes.length) actions.push(button("Nature token: wipe tokens\u2026", () => { sel = { wipe: new Set() }; render(); }, { id: "nature-wipe", secondary: true }));
   } else if (L.tiles.size) {
-    prompt = sel.hex ? "Turn the tile (the white edges match a neighbour), then place it." : "Place your tile: click a dashed hex on your board.";
+    const keystone = isKeystone(catalogue[ts.taken_tile]);  // one habitat: no side to turn
+    prompt = !sel.hex ? "Place your tile: click a dashed hex on your board."
+      : keystone ? "Place the tile (a keystone: every way round is the same)."
+      : "Turn the tile (the white edges match a neighbour), then place it.";
   } else if (L.wildlife.length || L.canReturn) {
     prompt = L.wildlife.length ? `Place the ${ts.taken_wildlife}: click a ringed tile, or return it to the bag.`
       : `No tile of yours can take the ${ts.taken_wildlife}: return it to the bag.`;
