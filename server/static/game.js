@@ -271,7 +271,7 @@ export function drawShared(view, catalogue, rules, events, mySeat = null) {
   drawScores($("scores"), view.state.scores, names);
   const hidden = view.state.scores.players.some((p) => p.total === null);
   $("scores-hint").textContent = state.finished ? "Final scores."
-    : `Running scores: the boards as they stand now.${hidden ? " ? : the points of a card not revealed yet (a total such as 41 + ? is the points known so far plus those)." : ""}`;
+    : `Running scores: the boards as they stand now.${hidden ? " ? : the points of a card not revealed yet (N + ?: the N points known so far, plus those)." : ""}`;
   const others = state.players.map((p) => p.seat).filter((s) => s !== mySeat);
   const mark = {};
   for (const e of events) if (e.type === "TilePlaced") mark[e.payload.player] = { q: e.payload.q, r: e.payload.r };
