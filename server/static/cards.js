@@ -50,5 +50,5 @@ export function drawCards(state, rules, extra = []) {
   for (const button of $("cards").querySelectorAll("button.card")) {
     button.addEventListener("click", () => show(button.id === shown ? null : button));
   }
-  show(shown && document.getElementById(shown));
+  show(shown && $(shown));
 }
