@@ -14,6 +14,7 @@ import os
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Any
 from uuid import UUID
@@ -23,6 +24,7 @@ from cascadia.domain.achievement_map import MAX_MAP_PLAYERS, STANDARD_MODE
 from cascadia.domain.components import TILES
 from cascadia.domain.game import MAX_PLAYERS
 from cascadia.domain.options import RESTRICTIONS, GameOptions
+from cascadia.projections.card_texts import all_cards
 from cascadia.server import health, metrics, problems
 from cascadia.server.access_log import AccessLog, configure_logging
 from cascadia.server.bodies import BoundedJSONRoute
@@ -287,6 +289,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             hub.poke(game_id, version)
         maps.settle(game_id)
 
+    @app.get("/rules.md", include_in_schema=False)
+    def rules_text() -> Response:
+        """The full rules (docs/RULES.md, as ``cascadia rules --full`` prints them), as
+        plain text: the how-to-play page links here."""
+        text = (files("cascadia.docs") / "RULES.md").read_text(encoding="utf-8")
+        return Response(text, media_type="text/plain; charset=utf-8")
+
     @app.get("/api/health")
     def api_health() -> JSONResponse:
         return answer({"status": "ok"})
@@ -305,6 +314,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 ],
             }
         )
+
+    @app.get("/api/cards")
+    def read_cards() -> JSONResponse:
+        return answer({"cards": all_cards()})
 
     @app.post("/api/games", status_code=201)
     def create_game(body: CreateGameIn, background: BackgroundTasks) -> JSONResponse:

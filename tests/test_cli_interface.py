@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 import typer.main
 from cascadia.cli.app import app, package_version
-from cascadia.cli.cards_commands import CARD_SCORES, all_cards
 from cascadia.cli.documents import DOCUMENTS, document, sections
 from cascadia.domain.options import RULES_VERSION
+from cascadia.projections.card_texts import CARD_SCORES, all_cards
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -3,6 +3,7 @@ each viewer sees, bad input, and the seed commitment."""
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
@@ -111,6 +112,27 @@ def test_authorisation_matrix(api: TestClient, endpoint: str) -> None:
         assert_hides(text, hidden, seat)
         other_seed_and_salt = {**hidden_values(api, other_game["game_id"]), "secret_cards": None}
         assert_hides(text, other_seed_and_salt, None)
+
+
+def test_cards_are_the_texts_of_cascadia_cards(api: TestClient, cli: Any) -> None:
+    """``GET /api/cards``: the 20 lettered cards and the variant card's two sides, the
+    same rows as ``cascadia cards --json`` (one copy of the texts)."""
+    answer = api.get("/api/cards")
+    assert answer.status_code == 200
+    cards = answer.json()["cards"]
+    code, out, _ = cli("cards", "--json")
+    assert code == 0 and cards == [json.loads(line) for line in out.splitlines()]
+    assert len(cards) == 22 and [c["card"] for c in cards[-2:]] == ["family", "intermediate"]
+    assert {c["species"] for c in cards[:20]} == {"bear", "elk", "salmon", "hawk", "fox"}
+    assert all(c["scores"] and c["rule"].startswith("5.") for c in cards)
+    # public, the same for everyone: a token, even one of no seat, is not read
+    assert api.get("/api/cards", headers=bearer(secrets.token_urlsafe(32))).json()["cards"] == cards
+
+
+def test_the_full_rules_are_served_as_text(api: TestClient) -> None:
+    answer = api.get("/rules.md")
+    assert answer.status_code == 200 and answer.headers["content-type"] == "text/plain; charset=utf-8"
+    assert answer.text.startswith("# The rules of Cascadia") and "### 7.10 `secret_cards`" in answer.text
 
 
 def test_problem_details_media_type(api: TestClient) -> None:

@@ -117,6 +117,15 @@ function symbolPositions(count, size) {
   return [[-0.27 * size, 0.2 * size], [0.27 * size, 0.2 * size], [0, -0.26 * size]];
 }
 
+/** The keystone mark: a white diamond, its top at (0, ``top``), ``half`` wide each side. */
+function keystoneMark(top, half) {
+  return el("path", {
+    class: "keystone", fill: "#FFFFFF", stroke: INK, "stroke-width": 0.8,
+    d: `M0 ${round(top)}l${round(half)} ${round(half * 1.3)}l${round(-half)} ${round(half * 1.3)}` +
+      `l${round(-half)} ${round(-half * 1.3)}Z`,
+  });
+}
+
 /** One tile around (0, 0): six edge triangles, outline, keystone mark, and its token or
  * else its wildlife symbols. ``matches`` lists edges to mark as matching a neighbour. */
 export function tileBody(tile, rotation, token, { size = HEX_SIZE, matches = [] } = {}) {
@@ -142,15 +151,7 @@ export function tileBody(tile, rotation, token, { size = HEX_SIZE, matches = [] 
       "stroke-linecap": "round", d: `M${round(a[0] * 0.93)} ${round(a[1] * 0.93)}L${round(b[0] * 0.93)} ${round(b[1] * 0.93)}`,
     }));
   }
-  if (isKeystone(tile)) {
-    const top = -0.78 * size;
-    const half = 0.1 * size;
-    group.append(el("path", {
-      class: "keystone", fill: "#FFFFFF", stroke: INK, "stroke-width": 0.8,
-      d: `M0 ${round(top)}l${round(half)} ${round(half * 1.3)}l${round(-half)} ${round(half * 1.3)}` +
-        `l${round(-half)} ${round(-half * 1.3)}Z`,
-    }));
-  }
+  if (isKeystone(tile)) group.append(keystoneMark(-0.78 * size, 0.1 * size));
   if (token) {
     const g = disc(0, 0, 0.47 * size, token, 0.52 * size, 0.09 * size);
     g.setAttribute("class", "token");
@@ -380,6 +381,16 @@ export function speciesChip(species, px = 18) {
 export function habitatChip(habitat, px = 14) {
   const svg = el("svg", { class: "chip", viewBox: "0 0 16 16", width: px, height: px, "aria-hidden": "true" });
   svg.append(el("rect", { width: 16, height: 16, rx: 3, fill: HABITAT_COLOURS[habitat], stroke: INK, "stroke-opacity": 0.45 }));
+  return svg;
+}
+
+/** The keystone mark of a tile, on a hexagon of ``habitat``'s colour, as an inline <svg>. */
+export function keystoneChip(habitat, px = 22) {
+  const svg = el("svg", { class: "chip", viewBox: "-11 -11 22 22", width: px, height: px, "aria-hidden": "true" });
+  svg.append(
+    el("path", { d: polygon(hexCorners(10.5)), fill: HABITAT_COLOURS[habitat], stroke: INK, "stroke-opacity": 0.45 }),
+    keystoneMark(-7.5, 3.5),
+  );
   return svg;
 }
 

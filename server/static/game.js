@@ -1,26 +1,24 @@
 // What the play page and the spectator page share: loading a game's view, following its
 // event stream, drawing the boards, the scores, the recent events and the end screen.
 import { ApiError, api } from "./api.js";
+import { drawCards } from "./cards.js";
+import { $, h } from "./dom.js";
 import {
   HABITATS, SPECIES, boardView, commonViews, drawBoard, habitatChip, speciesChip, svgRoot,
 } from "./draw.js";
 
-export const $ = (id) => document.getElementById(id);
+export { $, h };
 
 /** A score the viewer may see, or "?" (null: it depends on a secret card still hidden). */
-export const known = (value) => (value === null || value === undefined ? "?" : String(value));
+const known = (value) => (value === null || value === undefined ? "?" : String(value));
 
-export function h(tag, attrs = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "text") node.textContent = String(value);
-    else if (key === "class") node.className = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children) node.append(typeof child === "string" ? document.createTextNode(child) : child);
-  return node;
+/** A player's total as the viewer may know it: the total, or while it depends on a secret
+ * card still hidden (null, projections/player_view.py) the sum of the parts the viewer
+ * sees, "+ ?" for the hidden card's points (e.g. "41 + ?"). */
+export function totalText(p) {
+  if (p.total !== null && p.total !== undefined) return String(p.total);
+  const wildlife = Object.values(p.wildlife).reduce((sum, points) => sum + (points ?? 0), 0);
+  return `${wildlife + p.habitat_total + p.bonus_total + p.nature_tokens} + ?`;
 }
 
 /** The game id and seat of the page's address (``?game=...&seat=...``). */
@@ -140,7 +138,7 @@ export function drawBoards(container, view, catalogue, seats, { mark = null } = 
     const svg = svgRoot([0, 0, 1, 1], { class: "board", preserveAspectRatio: "xMidYMid meet" });
     drawBoard(svg, boards[i], catalogue, { view: views[i], highlight: mark && mark[seat] });
     const info = [`${player.nature_tokens} nature`, `${boards[i].length} tiles`];
-    if (scores) info.unshift(`${known(scores[seat].total)} points`);
+    if (scores) info.unshift(`${totalText(scores[seat])} points`);
     return h("section", {
       class: `player${state.current_player === seat && !state.finished ? " current" : ""}`, "data-seat": seat,
     }, [h("h3", {}, [h("span", { class: "pname", text: `${player.name}` }), h("span", { class: "pinfo", text: info.join(" \u00b7 ") })]), svg]);
@@ -157,7 +155,7 @@ export function drawScores(table, sheet, names) {
     h("th", { text: "bonus", title: "habitat majority bonuses" }), h("th", { text: "nature", title: "unspent nature tokens" }),
   ]);
   const rows = sheet.players.map((p) => h("tr", { class: p.rank === 1 ? "lead" : "" }, [
-    h("td", { class: "name", text: names[p.seat] }), h("td", { class: "total", text: known(p.total) }),
+    h("td", { class: "name", text: names[p.seat] }), h("td", { class: "total", text: totalText(p) }),
     h("td", { text: known(p.rank) }),
     ...SPECIES.map((s) => h("td", { text: known(p.wildlife[s]) })),
     ...HABITATS.map((x) => h("td", { text: known(p.habitat_points[x]) })),
@@ -247,9 +245,10 @@ export function showError(err) {
 
 const recent = [];
 
-/** What both pages show the same way: the turn label, bag, cards, scores, other boards,
- * recent events. ``mySeat`` is left out of the boards (the play page draws it itself). */
-export function drawShared(view, catalogue, events, mySeat = null) {
+/** What both pages show the same way: the turn label, bag, cards (``rules``: their texts,
+ * cards.js ``cardRules``), scores, other boards, recent events. ``mySeat`` is left out of
+ * the boards (the play page draws it itself). */
+export function drawShared(view, catalogue, rules, events, mySeat = null) {
   const state = view.state;
   const names = state.players.map((p) => p.name);
   const round = `round ${state.round.number} of ${state.round.of}`;
@@ -259,24 +258,20 @@ export function drawShared(view, catalogue, events, mySeat = null) {
   else label = `${names[state.current_player]} to play \u00b7 ${round}`;
   $("turn-label").textContent = label;
   $("bag").textContent = `Bag: ${SPECIES.map((s) => `${state.bag[s]} ${s}`).join(", ")} \u00b7 ${state.stack_size} tiles in the stack`;
-  const cards = Object.entries(state.cards).map(([s, c]) => `${s} ${c ?? "?"}`).join(" \u00b7 ");
-  const cardLine = [h("span", { text: `Scoring cards: ${cards}` })];
-  if (state.secret_cards && state.secret_cards.length) {
-    state.secret_cards.forEach((card, seat) => {
-      if (card !== null) {
-        const mine = seat === mySeat;
-        cardLine.push(" \u00b7 ", h("span", {
-          class: mine ? "secret" : "", id: mine ? "my-secret" : null,
-          text: `${mine ? "your" : `${names[seat]}'s`} secret card: ${card}`,
-        }));
-      }
-    });
-  }
-  $("cards").replaceChildren(...cardLine);
+  const secrets = [];
+  (state.secret_cards || []).forEach((card, seat) => {
+    if (card === null) return;
+    const mine = seat === mySeat;
+    secrets.push(" \u00b7 ", h("span", {
+      class: mine ? "secret" : "", id: mine ? "my-secret" : null,
+      text: `${mine ? "your" : `${names[seat]}'s`} secret card: ${card}`,
+    }));
+  });
+  drawCards(state, rules, secrets);
   drawScores($("scores"), view.state.scores, names);
   const hidden = view.state.scores.players.some((p) => p.total === null);
   $("scores-hint").textContent = state.finished ? "Final scores."
-    : `Running scores: the boards as they stand now.${hidden ? " ? : it depends on a secret card not revealed yet." : ""}`;
+    : `Running scores: the boards as they stand now.${hidden ? " ? : the points of a card not revealed yet (N + ?: the N points known so far, plus those)." : ""}`;
   const others = state.players.map((p) => p.seat).filter((s) => s !== mySeat);
   const mark = {};
   for (const e of events) if (e.type === "TilePlaced") mark[e.payload.player] = { q: e.payload.q, r: e.payload.r };

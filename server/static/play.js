@@ -7,7 +7,9 @@
 // the legal token targets. A move is chosen first, then confirmed with a button.
 import { ApiError, api, forgetToken, seatToken, serverOptions } from "./api.js";
 import { boardView, copyText, drawBoard, drawMarket, isKeystone, matchingEdges, speciesChip, tileSvg } from "./draw.js";
-import { $, GameFeed, drawEnd, drawShared, h, known, pageParams, showError, stopPage } from "./game.js";
+import { cardRules } from "./cards.js";
+import { drawKey } from "./key.js";
+import { $, GameFeed, drawEnd, drawShared, h, pageParams, showError, stopPage, totalText } from "./game.js";
 import { drawMarks } from "./marks.js";
 
 const { game: gameId } = pageParams();
@@ -85,7 +87,7 @@ function render() {
   const mine = view.your_turn;
   const cells = me.environment;
   $("my-name").textContent = `Your board (${me.name})`;
-  const myScore = `${known(view.state.scores.players[seat].total)} points \u00b7 `;
+  const myScore = `${totalText(view.state.scores.players[seat])} points \u00b7 `;
   $("my-info").textContent = `${myScore}${me.nature_tokens} nature token${me.nature_tokens === 1 ? "" : "s"}`;
 
   // -- the market -------------------------------------------------------------------------
@@ -251,7 +253,8 @@ async function start() {
       stopPage("No seat", new Error("This browser has no link for a seat of this game. Open your join link, or ask the game's creator for a new one."));
       return;
     }
-    catalogue = (await serverOptions()).catalogue;
+    let rules;
+    [{ catalogue }, rules] = await Promise.all([serverOptions(), cardRules()]);
     feed = new GameFeed(gameId, token, (next, events) => {
       if (!view || next.version !== view.version) sel = {};
       view = next;
@@ -259,7 +262,7 @@ async function start() {
         showError(new Error(`This token is for seat ${view.seat}, not seat ${seat}.`));
       }
       $("copy-link").hidden = false;
-      drawShared(view, catalogue, events, seat);
+      drawShared(view, catalogue, rules, events, seat);
       render();
       if (view.finished && !endShown) {
         endShown = true;
@@ -288,4 +291,5 @@ $("copy-link").addEventListener("click", (e) => {
 $("copy-position").addEventListener("click", (e) => {
   if (view) copyText(view.state.position, e.currentTarget);
 });
+drawKey($("key-body"));
 start();

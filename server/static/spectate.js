@@ -3,6 +3,8 @@
 // seat's link (server/API.md): the creator's view.
 import { api, creatorToken, serverOptions } from "./api.js";
 import { copyText, drawMarket } from "./draw.js";
+import { cardRules } from "./cards.js";
+import { drawKey } from "./key.js";
 import { $, GameFeed, drawEnd, drawShared, h, pageParams, showError, stopPage } from "./game.js";
 
 /** One human seat's row of the creator's panel: "New link" (clicked twice: it replaces
@@ -52,10 +54,10 @@ async function start() {
   const creator = creatorToken(game);
   let endShown = false;
   try {
-    const { catalogue } = await serverOptions();
+    const [{ catalogue }, rules] = await Promise.all([serverOptions(), cardRules()]);
     const feed = new GameFeed(game, null, (view, events) => {
       if (creator && $("creator").hidden) drawCreator(game, creator, view);
-      drawShared(view, catalogue, events, null);
+      drawShared(view, catalogue, rules, events, null);
       drawMarket($("market-svg"), view.state.market, catalogue);
       if (view.finished && !endShown) {
         endShown = true;
@@ -70,4 +72,5 @@ async function start() {
   }
 }
 
+drawKey($("key-body"));
 start();
