@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -29,8 +28,8 @@ from typing import NamedTuple
 
 import pyarrow as pa
 import pyarrow.parquet as pq
-from bench_engine import CHECKOUT, _import_path
 from cascadia.analytics.storage import COMPRESSION, AnalyticsStore, EncodedBatch
+from checkouts import CHECKOUT, checkout_environment
 
 TABLES = ("games", "players")
 """What ``stats cards`` reads, and all that ``--scale-up`` writes."""
@@ -92,13 +91,13 @@ class Run(NamedTuple):
 
 def timed_run(checkout: Path, folder: Path, scratch: Path) -> Run:
     """One ``card_stats`` by ``checkout`` over ``folder``, in a process of its own."""
-    env = {"PYTHONPATH": str(_import_path(checkout, scratch))} if checkout != CHECKOUT else {}
+    env = checkout_environment(checkout, scratch) if checkout != CHECKOUT else None
     done = subprocess.run(
         [sys.executable, "-c", RUN, str(folder)],
         capture_output=True,
         text=True,
         check=True,
-        env={**os.environ, **env},
+        env=env,
     )
     # after the marker: an older checkout lets DuckDB draw its progress bar on stdout
     return Run(*json.loads(done.stdout.rsplit(MARKER, 1)[-1]))

@@ -14,20 +14,15 @@ from __future__ import annotations
 
 import argparse
 import inspect
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import tomllib
 from pathlib import Path
 
 from cascadia.application.store import GameStore
 from cascadia.bots.registry import play_game
-
-CHECKOUT = Path(__file__).resolve().parents[2]
-"""The checkout this benchmark belongs to."""
+from checkouts import CHECKOUT, LineWorker
 
 
 def _quartiles(samples: list[float]) -> str:
@@ -50,58 +45,20 @@ def _serve(players: int) -> None:
         print(_cpu_per_game(int(line), players), flush=True)
 
 
-def _import_path(checkout: Path, into: Path) -> Path:
-    """A folder where ``cascadia`` is ``checkout``'s code: its ``cascadia.*`` packages
-    (``package-dir`` of its pyproject.toml) linked under ``into/cascadia``, to put first
-    on PYTHONPATH (before the installed checkout)."""
-    with open(checkout / "pyproject.toml", "rb") as file:
-        packages = tomllib.load(file)["tool"]["setuptools"]["package-dir"]
-    (into / "cascadia").mkdir(parents=True)
-    for package, folder in packages.items():
-        (into / package.replace(".", "/")).symlink_to(checkout / folder)
-    return into
-
-
-class _Worker:
-    """A process of :func:`_serve` running the code of one checkout."""
-
-    def __init__(self, checkout: Path, players: int, home: Path) -> None:
-        path = _import_path(checkout, home)
-        env = {
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join(filter(None, [str(path), os.environ.get("PYTHONPATH")])),
-        }
-        command = [sys.executable, __file__, "--serve", "--players", str(players)]
-        self.process = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
-        )
-        assert self.process.stdout is not None
-        self.runs = Path(self.process.stdout.readline().strip())
-        """The checkout whose engine the worker runs (``checkout``, unless imports go astray)."""
-
-    def cpu_per_game(self, seed: int) -> float:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        print(seed, file=self.process.stdin, flush=True)
-        return float(self.process.stdout.readline())
-
-    def close(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
-        self.process.wait()
-
-
 def compare(baseline: Path, games: int, players: int) -> None:
     """The CPU time of the same random games here and in ``baseline``, alternately."""
     with tempfile.TemporaryDirectory() as home:
         workers = {
-            "this checkout": _Worker(CHECKOUT, players, Path(home, "this")),
-            f"baseline {baseline}": _Worker(baseline, players, Path(home, "baseline")),
+            "this checkout": LineWorker(__file__, ["--players", str(players)], CHECKOUT, Path(home, "this")),
+            f"baseline {baseline}": LineWorker(
+                __file__, ["--players", str(players)], baseline, Path(home, "baseline")
+            ),
         }
         samples: dict[str, list[float]] = {name: [] for name in workers}
         order = list(workers)
         for seed in range(games):
             for name in order if seed % 2 else reversed(order):
-                samples[name].append(workers[name].cpu_per_game(seed))
+                samples[name].append(float(workers[name].ask(seed)))
         for worker in workers.values():
             worker.close()
     print(f"CPU per random game, {players} players, {games} games each, alternating:")

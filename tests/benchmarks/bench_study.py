@@ -199,45 +199,17 @@ def _serve(bot: str, shard_size: int) -> None:
         print(json.dumps({"spent": spent, "digest": digest}), flush=True)
 
 
-class _Worker:
-    """A process of :func:`_serve` running the code of one checkout."""
-
-    def __init__(self, checkout: Path, args: argparse.Namespace, home: Path) -> None:
-        sys.path.insert(0, str(Path(__file__).parent))
-        from bench_engine import _import_path
-
-        path = _import_path(checkout, home)
-        env = {
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join(filter(None, [str(path), os.environ.get("PYTHONPATH")])),
-        }
-        command = [sys.executable, __file__, "--serve", "--bot", args.bot, "--games", str(args.games)]
-        self.process = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
-        )
-        assert self.process.stdout is not None
-        self.runs = Path(self.process.stdout.readline().strip())
-        """The checkout whose code the worker runs (``checkout``, unless imports go astray)."""
-
-    def shard(self, index: int) -> dict:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        print(index, file=self.process.stdin, flush=True)
-        return json.loads(self.process.stdout.readline())
-
-    def close(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
-        self.process.wait()
-
-
 def compare(args: argparse.Namespace) -> None:
     """The CPU per game and stage of the same shards here and in ``args.baseline``,
     shard by shard in turn (module docstring)."""
-    checkout = Path(__file__).resolve().parents[2]
+    sys.path.insert(0, str(Path(__file__).parent))
+    from checkouts import CHECKOUT, LineWorker
+
+    serve = ["--bot", args.bot, "--games", str(args.games)]
     with tempfile.TemporaryDirectory() as home:
         workers = {
-            "this": _Worker(checkout, args, Path(home, "this")),
-            "baseline": _Worker(args.baseline.resolve(), args, Path(home, "baseline")),
+            "this": LineWorker(__file__, serve, CHECKOUT, Path(home, "this")),
+            "baseline": LineWorker(__file__, serve, args.baseline.resolve(), Path(home, "baseline")),
         }
         spent = {name: dict.fromkeys(STAGES, 0.0) for name in workers}
         differ = []
@@ -245,7 +217,7 @@ def compare(args: argparse.Namespace) -> None:
         for index in range(args.shards):
             answers = {}
             for name in order if index % 2 else reversed(order):
-                answers[name] = workers[name].shard(index)
+                answers[name] = json.loads(workers[name].ask(index))
                 for stage, seconds in answers[name]["spent"].items():
                     spent[name][stage] += seconds
             if answers["this"]["digest"] != answers["baseline"]["digest"]:
