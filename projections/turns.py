@@ -27,11 +27,6 @@ def game_turns(state: GameState) -> int:
     return state.turn - 1 + state.stack_size // tiles_per_turn + 1
 
 
-def seat_of_turn(state: GameState, turn: int) -> int:
-    """The seat that plays game turn ``turn`` (1, 2, ...)."""
-    return (state.first_player + turn - 1) % state.player_count
-
-
 @dataclass(frozen=True, slots=True)
 class Round:
     """Round ``number`` of the game's ``of`` rounds (see the module docstring)."""
