@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from cascadia.application.documents import document
 from cascadia.cli.common import HomeOption, console, load_game
-from cascadia.cli.documents import document
 from cascadia.cli.viewer_option import AsPlayerOption, viewer_of
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.projections.position import format_position

@@ -7,8 +7,8 @@ from dataclasses import fields
 from typing import Annotated
 
 import typer
+from cascadia.application.documents import document
 from cascadia.cli.common import JsonOption, console, print_json
-from cascadia.cli.documents import document
 from cascadia.cli.tables import say
 from cascadia.domain.options import RESTRICTIONS, RULES_VERSION, RULES_VERSIONS, GameOptions
 from rich import box

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 from cascadia.application import read_models
+from cascadia.application.documents import document
 from cascadia.application.store import data_home
 from cascadia.cli.common import (
     HomeOption,
@@ -20,7 +21,6 @@ from cascadia.cli.common import (
     print_json,
 )
 from cascadia.cli.data_home import require_writable
-from cascadia.cli.documents import document
 from cascadia.cli.viewer_option import AsPlayerOption, viewer_of
 from cascadia.domain.components import HABITATS, WILDLIFE
 from cascadia.domain.errors import InvalidOptionError

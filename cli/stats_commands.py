@@ -25,9 +25,9 @@ from cascadia.analytics.stats import (
     seat_names,
     seat_stats,
 )
+from cascadia.application.documents import document, section
 from cascadia.cli.common import HomeOption, JsonOption, console, err_console, fail
 from cascadia.cli.data_home import require_data
-from cascadia.cli.documents import document, section
 from cascadia.cli.tables import Column, Format, FormatOption, Sheet, print_sheets, rate_text, say
 from rich.table import Table
 

@@ -14,11 +14,11 @@ import os
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Any
 from uuid import UUID
 
+from cascadia.application.documents import document
 from cascadia.bots.registry import BOTS
 from cascadia.domain.achievement_map import MAX_MAP_PLAYERS, STANDARD_MODE
 from cascadia.domain.components import TILES
@@ -293,8 +293,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     def rules_text() -> Response:
         """The full rules (docs/RULES.md, as ``cascadia rules --full`` prints them), as
         plain text: the how-to-play page links here."""
-        text = (files("cascadia.docs") / "RULES.md").read_text(encoding="utf-8")
-        return Response(text, media_type="text/plain; charset=utf-8")
+        return Response(document("rules"), media_type="text/plain; charset=utf-8")
 
     @app.get("/api/health")
     def api_health() -> JSONResponse:

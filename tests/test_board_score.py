@@ -9,8 +9,8 @@ import re
 from pathlib import Path
 
 import pytest
+from cascadia.application.documents import document
 from cascadia.bots.registry import play_game
-from cascadia.cli.documents import document
 from cascadia.domain.components import STARTER_COUNT, STARTER_POSITIONS, starter_layout
 from cascadia.domain.hexgrid import DIRECTION_NAMES, tile_edges
 from cascadia.domain.options import GameOptions

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 import typer.main
+from cascadia.application.documents import DOCUMENTS, document, sections
 from cascadia.cli.app import app, package_version
-from cascadia.cli.documents import DOCUMENTS, document, sections
 from cascadia.domain.options import RULES_VERSION
 from cascadia.projections.card_texts import CARD_SCORES, all_cards
 

@@ -21,7 +21,7 @@ import pyarrow as pa
 import pytest
 from cascadia.analytics import schema
 from cascadia.analytics.storage import AnalyticsStore
-from cascadia.cli.documents import document
+from cascadia.application.documents import document
 
 COPIES = 1200
 STATS = ("cards", "seats", "bots", "nature", "overpopulation", "scores")

@@ -1,6 +1,7 @@
 """The documents installed with the package (package data), for the commands that print
-them: ``cascadia rules --full``, ``cascadia stats --explain``, ``stats NAME --explain``,
-``cascadia position --explain``, ``cascadia score --explain``."""
+them (``cascadia rules --full``, ``cascadia stats --explain``, ``stats NAME --explain``,
+``cascadia position --explain``, ``cascadia score --explain``) and the server's
+``/rules.md``."""
 
 from __future__ import annotations
 
