@@ -27,6 +27,7 @@ from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.state import GameState
 from cascadia.projections.achievements import ACHIEVEMENTS, is_standard_game, winner_achievements
 from cascadia.projections.board_text import (
+    MAX_BOARD_BYTES,
     BoardTextError,
     Location,
     parse_boards,
@@ -40,6 +41,7 @@ from cascadia.projections.player_view import player_view
 from cascadia.projections.render import render_score
 from cascadia.projections.scoresheet import named_sheet
 from cascadia.projections.turns import game_round
+from cascadia.replays.format import read_regular
 from rich.table import Table
 
 
@@ -170,9 +172,11 @@ def score_boards(paths: Sequence[Path], json_output: bool) -> None:
 
 
 def read_board_file(path: Path) -> str:
-    """The text of a board file (UTF-8)."""
+    """The text of a board file (UTF-8), opened as every user-named file is (a regular
+    file of at most :data:`MAX_BOARD_BYTES`: never a FIFO or a device that blocks)."""
+    data = read_regular(path, "board file", MAX_BOARD_BYTES)
     try:
-        return path.read_text(encoding="utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise BoardTextError(Location(str(path), 1), "not a text file (expected UTF-8 board text)") from None
 

@@ -27,12 +27,14 @@ from cascadia.domain.components import (
     CARD_LETTERS,
     HABITAT_TILE_COUNT,
     HABITATS,
+    NATURE_TOKENS,
     TILES,
     VARIANT_CARDS,
     WILDLIFE,
 )
 from cascadia.domain.environment import Environment
 from cascadia.domain.errors import CascadiaError, InvalidOptionError
+from cascadia.domain.game import check_seat_name
 from cascadia.domain.hexgrid import DIRECTION_NAMES, Hex, neighbours
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState
@@ -53,7 +55,17 @@ SCORING_OPTIONS: dict[str, tuple[str, ...]] = {
 """The game options that change scoring (RULES.md 5.4, 5.5, 5.8, 7.2-7.4) and their values;
 ``two_card_sets`` (RULES.md 7.6) is on when a ``second cards:`` line names the second set."""
 KEYS = ("cards", "second cards", "options", "player", "nature")
-_POSITION = re.compile(r"[+-]?\d+,[+-]?\d+")
+MAX_BOARD_BYTES = 1 << 20
+"""The largest board file read: a table's boards are a few kB."""
+_POSITION = re.compile(r"[+-]?\d{1,3},[+-]?\d{1,3}", re.ASCII)
+"""``q,r``: a board reaches at most some 20 hexes from its starter (RULES.md 4.3)."""
+_NATURE = re.compile(r"\d{1,2}", re.ASCII)
+
+
+def _quoted(text: str, limit: int = 40) -> str:
+    """``text`` as an error quotes it: in quotes, cut to ``limit`` characters (a line of
+    the file may be a megabyte long; the error stays one readable line)."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
 class BoardTextError(CascadiaError, ValueError):
@@ -273,8 +285,14 @@ def _read_file(reader: _Reader, name: str, text: str) -> None:
 
 
 def _add_player(reader: _Reader, current: list[_Player], name: str, where: Location) -> None:
+    """A player named ``name``, checked as every seat name is (:func:`check_seat_name`:
+    no control or bidi character reaches a terminal from a board file)."""
     if len(reader.players) == MAX_PLAYERS:
         raise BoardTextError(where, f"a game has 1 to {MAX_PLAYERS} players; this is a fifth")
+    try:
+        check_seat_name(name)
+    except InvalidOptionError as error:
+        raise BoardTextError(where, str(error)) from None
     reader.players.append(_Player(name, where))
     current.append(reader.players[-1])
 
@@ -291,17 +309,19 @@ def _read_key(
     """One ``key: value`` line."""
     if key not in KEYS:
         raise BoardTextError(
-            where, f"unknown key {key!r}: expected cards:, second cards:, options:, player:, nature: or a hex"
+            where,
+            f"unknown key {_quoted(key)}: expected cards:, second cards:, options:, player:, nature: "
+            "or a hex",
         )
     if key == "player":
         if not values:
             raise BoardTextError(end, "expected the player's name after player:")
         _add_player(reader, current, " ".join(word for word, _ in values), where)
     elif key == "nature":
-        if len(values) != 1 or not values[0][0].isdigit():
+        if len(values) != 1 or not _NATURE.fullmatch(values[0][0]) or int(values[0][0]) > NATURE_TOKENS:
             raise BoardTextError(
                 Location(where.file, where.line, values[0][1]) if values else end,
-                "expected the number of nature tokens left, such as `nature: 2`",
+                f"expected the number of nature tokens left (0 to {NATURE_TOKENS}), such as `nature: 2`",
             )
         player(where).nature_tokens = int(values[0][0])
     elif key == "options":
@@ -320,7 +340,7 @@ def _read_cards(key: str, values: list[tuple[str, int]], where: Location, end: L
     for word, column in values:
         if word.upper() not in CARD_LETTERS:
             raise BoardTextError(
-                Location(where.file, where.line, column), f"expected {expected}, not {word!r}"
+                Location(where.file, where.line, column), f"expected {expected}, not {_quoted(word)}"
             )
     count = len(WILDLIFE)
     if len(values) != count:
@@ -337,10 +357,11 @@ def _read_options(values: list[tuple[str, int]], where: Location) -> dict[str, A
         name, _, value = word.partition("=")
         if name not in SCORING_OPTIONS:
             raise BoardTextError(
-                at, f"expected a scoring option ({', '.join(SCORING_OPTIONS)}), not {name!r}"
+                at, f"expected a scoring option ({', '.join(SCORING_OPTIONS)}), not {_quoted(name)}"
             )
         if value not in SCORING_OPTIONS[name]:
-            raise BoardTextError(at, f"expected {name}={' or '.join(SCORING_OPTIONS[name])}, not {word!r}")
+            choices = " or ".join(SCORING_OPTIONS[name])
+            raise BoardTextError(at, f"expected {name}={choices}, not {_quoted(word)}")
         chosen[name] = value == "on" if SCORING_OPTIONS[name] == ("on", "off") else value
     try:
         GameOptions(**chosen)
@@ -356,7 +377,8 @@ def _read_hex(player: _Player, words: list[tuple[str, int]], file: str, number: 
     if not _POSITION.fullmatch(position):
         raise BoardTextError(
             at,
-            f"expected a position q,r (such as 0,0 or -1,1) or a key (cards:, player: ...), not {position!r}",
+            "expected a position q,r (such as 0,0 or -1,1) or a key (cards:, player: ...), "
+            f"not {_quoted(position)}",
         )
     q, r = (int(part) for part in position.split(","))
     h = (q, r)
@@ -379,7 +401,7 @@ def _read_hex(player: _Player, words: list[tuple[str, int]], file: str, number: 
         if species not in WILDLIFE:
             raise BoardTextError(
                 Location(file, number, where),
-                f"expected a species ({', '.join(WILDLIFE)}), not {rest[1][0]!r}",
+                f"expected a species ({', '.join(WILDLIFE)}), not {_quoted(rest[1][0])}",
             )
         player.wildlife[h] = species
 
@@ -400,12 +422,12 @@ def _read_habitats(word: str, column: int, file: str, number: int) -> tuple[tupl
             raise fail(
                 offset,
                 f"expected a habitat letter ({', '.join(f'{k} {v}' for k, v in HABITAT_LETTERS.items())})"
-                f", not {part!r}",
+                f", not {_quoted(part)}",
             )
         habitats.append(HABITAT_LETTERS[part.upper()])
         offset += len(part) + 1
     if len(habitats) > 2 or len(set(habitats)) != len(habitats):
-        raise fail(0, f"expected one habitat or two different ones (such as M/F@E), not {letters!r}")
+        raise fail(0, f"expected one habitat or two different ones (such as M/F@E), not {_quoted(letters)}")
     if len(habitats) == 1:
         if at:
             raise fail(len(letters), "a one-habitat hex has no facing: expected just its letter, such as M")

@@ -5,6 +5,7 @@ boards of simulated games scored as the engine scored them, round trips, bad inp
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from cascadia.domain.components import STARTER_COUNT, STARTER_POSITIONS, starter
 from cascadia.domain.hexgrid import DIRECTION_NAMES, tile_edges
 from cascadia.domain.options import GameOptions
 from cascadia.projections.board_text import (
+    MAX_BOARD_BYTES,
     SCORING_OPTIONS,
     BoardTable,
     BoardTextError,
@@ -282,6 +284,10 @@ BAD_INPUT = [
         "3:9",
         "expected the number of nature tokens",
     ),
+    ("nature not in ASCII digits", GOOD_HEAD + "nature: ²\n0,0 M\n", "3:9", "nature tokens left (0 to 25)"),
+    ("more nature tokens than the game has", GOOD_HEAD + "nature: 26\n0,0 M\n", "3:9", "(0 to 25)"),
+    ("a position of 5,000 digits", GOOD_HEAD + "9" * 5000 + ",0 M\n", "3:1", "expected a position q,r"),
+    ("a bidi character in a name", "cards: A B C D A\nplayer: ann\u202e\n0,0 M\n", "2:1", "bidi"),
     (
         "unknown option",
         "options: balanced_bag=on\n" + GOOD_HEAD + "0,0 M\n",
@@ -321,6 +327,12 @@ def test_bad_input_is_one_clear_error_at_its_line_and_column(text: str, where: s
     said = str(error.value)
     assert said.startswith(f"table.txt:{where}: "), said
     assert message in said and "\n" not in said
+
+
+def test_an_error_quotes_a_long_word_cut_short() -> None:
+    with pytest.raises(BoardTextError) as error:
+        parse_boards([("table.txt", GOOD_HEAD + "9" * 5000 + ",0 M\n")])
+    assert str(error.value).endswith("not '" + "9" * 40 + "…'")
 
 
 def test_files_that_disagree_on_the_cards_name_both() -> None:
@@ -372,6 +384,21 @@ def test_score_board_bad_input_is_one_line_and_exit_1(
     code, out, err = app_cli("score", "--board", str(board))
     assert code == 1 and out == ""
     assert err.startswith(f"error: {board}{message}") and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_score_board_opens_only_a_regular_file_of_bounded_size(app_cli, tmp_path: Path) -> None:
+    """A device or a FIFO would block or never end: refused at once, as every user-named
+    file is (replays/format.py ``open_regular``); so is a file over MAX_BOARD_BYTES."""
+    code, _, err = app_cli("score", "--board", "/dev/zero")
+    assert code == 1 and err == "error: /dev/zero is a character device, not a board file\n"
+    fifo = tmp_path / "board.fifo"
+    os.mkfifo(fifo)
+    code, _, err = app_cli("score", "--board", str(fifo))
+    assert code == 1 and "not a board file" in err and err.count("\n") == 1
+    big = tmp_path / "big.txt"
+    big.write_text(GOOD_HEAD + "#" * MAX_BOARD_BYTES + "\n0,0 M\n")
+    code, _, err = app_cli("score", "--board", str(big))
+    assert code == 1 and f"a board file has at most {MAX_BOARD_BYTES}" in err
 
 
 def test_score_board_refuses_a_missing_file_and_a_game_with_it(app_cli, tmp_path: Path) -> None:
