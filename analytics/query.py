@@ -70,10 +70,11 @@ def _sql_literal(value: object) -> str:
     return str(value) if isinstance(value, int) else "'" + str(value).replace("'", "''") + "'"
 
 
-def _read_parquet(files: list[Path]) -> str:
-    """A ``read_parquet`` of ``files`` that parses no partition from their paths."""
+def _read_parquet(files: list[Path], by_name: bool = True) -> str:
+    """A ``read_parquet`` of ``files`` that parses no partition from their paths; columns
+    matched ``by_name`` across files whose columns may differ (every footer read first)."""
     listing = ", ".join(_sql_literal(f.resolve()) for f in files)
-    return f"read_parquet([{listing}], union_by_name = true, hive_partitioning = false)"
+    return f"read_parquet([{listing}], union_by_name = {str(by_name).lower()}, hive_partitioning = false)"
 
 
 _SQL_TYPES = {pa.int8(): "TINYINT", pa.string(): "VARCHAR"}
@@ -116,14 +117,19 @@ class AnalyticsDB:
 
     def _define_views(self) -> None:
         con = self.con
+        current = self.storage.batches_with_current_columns()
         for table in schema.SCHEMAS:
-            parts = self._partition_selects(table) + self._legacy_selects(table)
-            if parts:
-                con.execute(f"CREATE VIEW {table} AS " + " UNION ALL BY NAME ".join(parts))
-            else:
-                con.register(f"_{table}_empty", schema.dataset_schema(table).empty_table())
-                con.execute(f"CREATE TABLE {table} AS SELECT * FROM _{table}_empty")
-                con.unregister(f"_{table}_empty")
+            # every column of the schema, typed, even where no file has it yet (the files
+            # of older batches lack the columns added since: they read as null)
+            con.register(f"_{table}_empty", schema.dataset_schema(table).empty_table())
+            con.execute(f"CREATE TABLE _{table}_columns AS SELECT * FROM _{table}_empty")
+            con.unregister(f"_{table}_empty")
+            parts = [
+                f"SELECT * FROM _{table}_columns",
+                *self._partition_selects(table, current),
+                *self._legacy_selects(table),
+            ]
+            con.execute(f"CREATE VIEW {table} AS " + " UNION ALL BY NAME ".join(parts))
         if self.storage.marks_file.is_file():
             marks = _sql_literal(self.storage.marks_file.resolve())
             con.execute(f"CREATE VIEW {schema.MARKS} AS SELECT * FROM read_parquet({marks})")
@@ -141,17 +147,23 @@ class AnalyticsDB:
         con.execute("CREATE TABLE tiles AS SELECT * FROM _tiles")
         con.unregister("_tiles")
 
-    def _partition_selects(self, table: str) -> list[str]:
-        """One ``SELECT`` per partition of ``table``: its committed files, with the partition
-        keys as typed constants (taken from the partition, not parsed from the paths, so a
-        ``key=value`` folder above the data directory cannot add a column)."""
+    def _partition_selects(self, table: str, current: set[str]) -> list[str]:
+        """``SELECT``s of the committed files of ``table``, one per partition and kind of
+        batch, with the partition keys as typed constants (taken from the partition, not
+        parsed from the paths, so a ``key=value`` folder above the data directory cannot
+        add a column). The files of ``current`` batches (the columns this cascadia writes)
+        are read as one schema; the others by name, each file's footer compared."""
         selects = []
         for partition, files in self.storage.partitions(table).items():
             keys = ", ".join(
                 f"CAST({_sql_literal(value)} AS {_SQL_TYPES[field.type]}) AS {field.name}"
                 for field, value in zip(schema.PARTITION_KEYS, astuple(partition), strict=True)
             )
-            selects.append(f"SELECT *, {keys} FROM {_read_parquet(files)}")
+            same = [f for f in files if f.stem in current]
+            older = [f for f in files if f.stem not in current]
+            for group, by_name in ((same, False), (older, True)):
+                if group:
+                    selects.append(f"SELECT *, {keys} FROM {_read_parquet(group, by_name)}")
         return selects
 
     def _legacy_selects(self, table: str) -> list[str]:
@@ -177,6 +189,8 @@ class AnalyticsDB:
         self.con.execute("SET autoload_known_extensions = false")
         # DuckDB draws a progress bar on stdout for a long query, into `--json` output too
         self.con.execute("SET enable_progress_bar = false")
+        # each query of a view reads the footers of its files: once is enough
+        self.con.execute("SET parquet_metadata_cache = true")
         self.con.execute("SET lock_configuration = true")
 
     # -- queries -----------------------------------------------------------------------

@@ -23,6 +23,7 @@ from typing import Any, cast
 
 import pyarrow as pa
 from cascadia.analytics import schema
+from cascadia.analytics.contests import DERIVED_COLUMNS, with_contests
 from cascadia.domain import events as ev
 from cascadia.domain.achievement_map import MILESTONES, MapState
 from cascadia.domain.components import HABITATS, TILES, WILDLIFE
@@ -70,6 +71,9 @@ _PLANS: dict[type, _Plan] = {}
 
 _INDEXED = (schema.EVENTS, schema.PLACEMENTS)
 """Tables whose ``game_id`` column is collected as game indexes (see ``_add_event_rows``)."""
+_FILLED_LATER = ("batch", *DERIVED_COLUMNS)
+"""Columns :meth:`BatchColumns.tables` fills in: the batch's name, and those of ``games``
+computed from the batch's ``players`` table (:mod:`cascadia.analytics.contests`)."""
 
 _TURN_EVENTS = (ev.FirstPlayerChosen, ev.TurnEnded, ev.GameEnded)
 """The events that move the turn counter (``turn`` column)."""
@@ -103,7 +107,8 @@ class BatchColumns:
 
     def __init__(self) -> None:
         self.columns: dict[str, dict[str, list[Any]]] = {
-            table: {name: [] for name in s.names if name != "batch"} for table, s in schema.SCHEMAS.items()
+            table: {name: [] for name in s.names if name not in _FILLED_LATER}
+            for table, s in schema.SCHEMAS.items()
         }
         self.game_ids: list[str] = []
 
@@ -287,12 +292,15 @@ class BatchColumns:
             arrays = [
                 pa.array([batch] * length, type=pa.string())
                 if name == "batch"
+                else pa.nulls(length, table_schema.field(name).type)
+                if name in _FILLED_LATER
                 else pa.array(columns[name], type=table_schema.field(name).type)
                 if name != "game_id" or table not in _INDEXED
                 else game_ids.take(pa.array(columns[name], type=pa.int32()))
                 for name in table_schema.names
             ]
             result[table] = pa.Table.from_arrays(arrays, schema=table_schema)
+        result[schema.GAMES] = with_contests(result[schema.GAMES], result[schema.PLAYERS])
         return result
 
 

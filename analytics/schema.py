@@ -22,9 +22,11 @@ changed) raises :data:`SCHEMA_VERSION`; adding a column does not.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import MISSING, fields
 
 import pyarrow as pa
+from cascadia.analytics.contests import CONTEST_COLUMNS, CONTEST_TYPE, SEAT_WON
 from cascadia.domain.components import HABITATS, WILDLIFE
 from cascadia.domain.options import GameOptions
 
@@ -68,6 +70,8 @@ GAMES_SCHEMA = pa.schema(
         pa.field("events", pa.int32()),
         pa.field("winning_score", pa.int16()),
         pa.field("winners", pa.int8()),
+        pa.field(SEAT_WON, pa.list_(pa.bool_())),
+        *(pa.field(c, CONTEST_TYPE) for c in CONTEST_COLUMNS),
         pa.field("batch", pa.string()),
     ]
 )
@@ -203,6 +207,14 @@ def stored_schema(table: str) -> pa.Schema:
         if key in table_schema.names:
             table_schema = table_schema.remove(table_schema.get_field_index(key))
     return table_schema
+
+
+def columns_digest() -> str:
+    """A short digest of every table's stored columns and types. A batch's commit marker
+    records it: files of batches with the same digest have the same columns, so a reader
+    reads them together without comparing their footers."""
+    text = "\n".join(f"{table}: {stored_schema(table)}" for table in TABLES)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def dataset_schema(table: str) -> pa.Schema:

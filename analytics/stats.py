@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 from cascadia.analytics import schema
+from cascadia.analytics.contests import CONTEST_COLUMNS, SEAT_WON, games_with_contests
 from cascadia.analytics.query import AnalyticsDB
 from cascadia.domain.components import WILDLIFE
 
@@ -58,29 +59,7 @@ def _unnest(values: list[str]) -> str:
 _CARD_COLUMNS = [schema.card_column(s) for s in WILDLIFE]
 _SPECIES = _unnest([f"'{s}'" for s in WILDLIFE])
 _CARDS = _unnest(_CARD_COLUMNS)
-
-
-def _per_species(template: str) -> str:
-    """``unnest`` of ``template`` written once per species (``{s}``: the species)."""
-    return _unnest([template.format(s=s) for s in WILDLIFE])
-
-
-def _per_game_species_columns() -> str:
-    """The aggregates of one game's players, for each species ``s``: the two highest
-    points (``s_top2``, highest first), whether the player with the most won
-    (``s_top_won``, meaningful when the most is not shared), the winners' mean share of
-    their total from it, and the sum and sum of squares of the points."""
-    columns = []
-    for s in WILDLIFE:
-        column = f"p.{s}_points"
-        columns += [
-            f"max({column}, 2) AS {s}_top2",
-            f"arg_max(p.won, {column}) AS {s}_top_won",
-            f"avg({column} / p.total) FILTER (WHERE p.won AND p.total > 0) AS {s}_share",
-            f"sum({column}) AS {s}_sum",
-            f"sum({column}::INTEGER * {column}) AS {s}_squares",
-        ]
-    return ",\n                   ".join(columns)
+_CONTESTS = _unnest(list(CONTEST_COLUMNS))
 
 
 def card_stats(db: AnalyticsDB, where: str | None = None) -> list[dict[str, Any]]:
@@ -90,55 +69,41 @@ def card_stats(db: AnalyticsDB, where: str | None = None) -> list[dict[str, Any]
     when it is in play. Games with two card sets are left out (a player's points are
     not all from one card there); win rates count games of 2 or more players.
 
-    Each game's players are aggregated once (one row per game, all species side by
-    side), and only then spread over species; the bots likewise per game table (bot,
-    player count, cards): a million games is a million groups, not twenty million rows
-    partitioned by game and species. The most points is not shared exactly when the
-    highest of a game's two highest is above the second."""
+    Each game's contest for each card is in its ``games`` row
+    (:mod:`cascadia.analytics.contests`; computed here from ``players`` only for games of
+    batches written before those columns), so a million games are a million rows spread
+    over five species, with no join: the most points is not shared exactly when
+    ``best`` is above ``runner_up``."""
     games = db.games_where(where)
+    missing = db.run(f"SELECT count(*) FROM ({games}) WHERE {SEAT_WON} IS NULL").rows[0][0]
+    g = games_with_contests(games, "players", missing)
     rows = db.records(
         f"""
-        WITH g AS ({games}),
-        per_game AS (
-            SELECT any_value(g.players) AS players, count(*) AS n,
-                   {", ".join(f"any_value(g.{c}) AS {c}" for c in _CARD_COLUMNS)},
-                   {_per_game_species_columns()}
-            FROM players p JOIN g USING (game_id)
-            WHERE NOT coalesce(g.two_card_sets, false)
-            GROUP BY game_id
-        ),
-        per_card AS (
-            SELECT players, n, {_SPECIES} AS species, {_CARDS} AS card,
-                   {_per_species("{s}_top2")} AS top2, {_per_species("{s}_top_won")} AS top_won,
-                   {_per_species("{s}_share")} AS winner_share,
-                   {_per_species("{s}_sum")} AS total, {_per_species("{s}_squares")} AS squares
-            FROM per_game
-        ),
-        decided AS (
-            SELECT *, players > 1 AND top2[1] > top2[2] AS decided,
-                   players > 1 AND top2[1] = top2[2] AS tied
-            FROM per_card
+        WITH per_card AS (
+            SELECT players, {_SPECIES} AS species, {_CARDS} AS card, {_CONTESTS} AS c
+            FROM ({g}) WHERE NOT coalesce(two_card_sets, false)
         )
-        SELECT species, card, count(*) AS games, avg(winner_share) AS winner_share,
-               count(*) FILTER (WHERE decided) AS decided,
-               count(*) FILTER (WHERE tied) AS tied,
-               count(*) FILTER (WHERE decided AND top_won) AS top_wins,
-               avg(1.0 / players) FILTER (WHERE decided) AS baseline,
-               sum(n) AS n, sum(total) / sum(n) AS mean,
-               CASE WHEN sum(n) > 1 THEN sqrt(
-                   (sum(n) * sum(squares) - sum(total) * sum(total))::DOUBLE / (sum(n) * (sum(n) - 1))
+        SELECT species, card, count(*) AS games, avg(c.winner_share) AS winner_share,
+               count(*) FILTER (WHERE c.best > c.runner_up) AS decided,
+               count(*) FILTER (WHERE c.best = c.runner_up) AS tied,
+               count(*) FILTER (WHERE c.best > c.runner_up AND c.best_won) AS top_wins,
+               avg(1.0 / players) FILTER (WHERE c.best > c.runner_up) AS baseline,
+               sum(players) AS n, sum(c.points) / sum(players) AS mean,
+               CASE WHEN sum(players) > 1 THEN sqrt(
+                   (sum(players) * sum(c.squares) - sum(c.points) * sum(c.points))::DOUBLE
+                   / (sum(players) * (sum(players) - 1))
                ) END AS sd
-        FROM decided GROUP BY species, card
+        FROM per_card GROUP BY species, card
         """
     )
     bots = db.records(
         f"""
-        WITH g AS ({games}),
-        per_table AS (
-            SELECT p.name, g.players, {", ".join(f"g.{c}" for c in _CARD_COLUMNS)},
-                   count(*) AS n, count(*) FILTER (WHERE p.won) AS k
-            FROM players p JOIN g USING (game_id)
-            WHERE NOT coalesce(g.two_card_sets, false) AND g.players > 1
+        WITH per_table AS (
+            SELECT name, players, {", ".join(_CARD_COLUMNS)}, count(*) AS n, count(*) FILTER (WHERE won) AS k
+            FROM (
+                SELECT unnest(names) AS name, unnest({SEAT_WON}) AS won, players, {", ".join(_CARD_COLUMNS)}
+                FROM ({g}) WHERE NOT coalesce(two_card_sets, false) AND players > 1
+            )
             GROUP BY ALL
         ),
         per_card AS (

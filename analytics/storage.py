@@ -83,6 +83,7 @@ class EncodedBatch:
             "batch": self.batch,
             "source": self.source,
             "schema_version": schema.SCHEMA_VERSION,
+            "columns": schema.columns_digest(),
             "files": dict(self.rows),
         }
 
@@ -161,6 +162,12 @@ class AnalyticsStore:
             if path.stem in committed:
                 result.setdefault(partition, []).append(path)
         return dict(sorted(result.items()))
+
+    def batches_with_current_columns(self) -> set[str]:
+        """The committed batches whose marker says their files have the columns this
+        cascadia writes (:func:`~cascadia.analytics.schema.columns_digest`)."""
+        digest = schema.columns_digest()
+        return {batch for batch in self._committed() if _marker_columns(self._marker(batch)) == digest}
 
     def legacy_files(self, table: str) -> list[Path]:
         """The committed files of ``table`` in the legacy layout (:mod:`cascadia.analytics.legacy`)."""
@@ -313,6 +320,14 @@ class AnalyticsStore:
             data = {}
         data[location] = position
         _replace(path, _json_bytes(data))
+
+
+def _marker_columns(path: Path) -> str | None:
+    """The columns digest a commit marker records (None: an older marker, or unreadable)."""
+    try:
+        return json.loads(path.read_bytes()).get("columns")
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def _json_bytes(data: Any) -> bytes:

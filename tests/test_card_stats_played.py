@@ -4,12 +4,15 @@ each game once and spreads it over species, and must say exactly what the defini
 
 from __future__ import annotations
 
+import shutil
 import statistics
 from collections import defaultdict
 from typing import Any
 
+import pyarrow.parquet as pq
 import pytest
 from cascadia.analytics import schema
+from cascadia.analytics.contests import DERIVED_COLUMNS, SEAT_WON
 from cascadia.analytics.query import AnalyticsDB
 from cascadia.analytics.stats import card_stats
 from cascadia.application.study import StudyFolder, StudySpec
@@ -84,3 +87,48 @@ def test_card_stats_say_what_the_definitions_say(home: StudyFolder) -> None:
             card
         )
         assert {b["bot"]: (b["n"], b["k"]) for b in got["by_bot"]} == want["bots"], card
+
+
+def _without_contests(home: StudyFolder, into) -> AnalyticsDB:
+    """A copy of ``home``'s dataset whose ``games`` files lack the contest columns, as
+    batches written before they existed do."""
+    copy = into / "older"
+    shutil.copytree(home.root, copy)
+    for path in (copy / "analytics" / schema.GAMES).rglob("*.parquet"):
+        table = pq.read_table(path)
+        pq.write_table(table.drop_columns(list(DERIVED_COLUMNS)), path)
+    return AnalyticsDB(copy)
+
+
+def test_older_batches_get_their_games_contests_from_the_players_table(home: StudyFolder, tmp_path) -> None:
+    with AnalyticsDB(home.root) as db:
+        stored = card_stats(db)
+        two_players = card_stats(db, "players = 2")
+        assert db.run(f"SELECT count(*) FROM games WHERE {SEAT_WON} IS NULL").rows[0][0] == 0
+    with _without_contests(home, tmp_path) as db:
+        assert db.run(f"SELECT count(*) FROM games WHERE {SEAT_WON} IS NOT NULL").rows[0][0] == 0
+        assert card_stats(db) == stored
+        assert card_stats(db, "players = 2") == two_players
+
+
+def test_a_games_row_holds_what_its_players_rows_say_of_each_card(home: StudyFolder) -> None:
+    with AnalyticsDB(home.root) as db:
+        games = db.records("SELECT * FROM games")
+        players = db.records("SELECT * FROM players ORDER BY game_id, seat")
+    seats: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for player in players:
+        seats[player["game_id"]].append(player)
+    for game in games:
+        table = seats[game["game_id"]]
+        assert game[SEAT_WON] == [p["won"] for p in table]
+        for species in WILDLIFE:
+            points = sorted((p[f"{species}_points"] for p in table), reverse=True)
+            contest = game[f"{species}_contest"]
+            assert contest["best"] == points[0]
+            assert contest["runner_up"] == (points[1] if len(points) > 1 else None)
+            assert contest["points"] == sum(points)
+            if len(points) > 1 and points[0] > points[1]:
+                best = max(table, key=lambda p: p[f"{species}_points"])
+                assert contest["best_won"] == best["won"]
+            else:
+                assert contest["best_won"] is None
