@@ -32,7 +32,7 @@ from typing import Any, ClassVar, Literal
 import gymnasium
 from cascadia.bots.agents.actions import ACTION_COUNT, IllegalActionError
 from cascadia.bots.agents.episode import REWARDS, Episode, Reward, episode_seed
-from cascadia.bots.agents.observation import Observation, observation_space, observe
+from cascadia.bots.agents.observation import Observation, observation_space
 from cascadia.bots.base import Bot
 from cascadia.bots.registry import bot_factory, check_bot_names, recorded_bots
 from cascadia.domain.errors import InvalidOptionError
@@ -123,7 +123,7 @@ class CascadiaEnv(gymnasium.Env[Observation, int]):
 
     def _observation(self) -> Observation:
         episode = self._episode()
-        return observe(episode.game, self.seat, episode.legal)
+        return episode.observe(self.seat, episode.legal)
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:
         return {"action_mask": self._episode().legal.copy(), "illegal_action": illegal}
