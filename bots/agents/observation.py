@@ -102,14 +102,16 @@ class Observer:
         self._boards = np.zeros((players, len(BOARD_HEXES), BOARD_CHANNELS), dtype=np.int8)
         self._tiled: list[set[Hex]] = [set() for _ in range(players)]
         self._tokened: list[set[Hex]] = [set() for _ in range(players)]
+        self._cards: dict[tuple[int | str, ...], tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]] = {}
+        """Per seat and the species hidden from it, its ``cards`` and ``secret_cards``."""
 
     def observe(self, state: GameState, seat: int, action_mask: npt.NDArray[np.int8]) -> Observation:
         """What ``seat`` sees of ``state`` (a state of this observer's game), with (a copy
         of) its ``action_mask``; every array a new one."""
-        hidden = set(hidden_species(state, seat))
         players = len(state.players)
         order = [(seat + k) % players for k in range(players)]
         self._bring_up_to_date(state)
+        cards, secret_cards = self._cards_seen(state, seat, order)
         ts = state.turn_state
         turn = [
             state.turn,
@@ -125,23 +127,37 @@ class Observer:
         market = [
             _tile(tile, token) for tile, token in zip(state.market_tiles, state.market_wildlife, strict=True)
         ]
-        secrets = [state.secret_cards[s] if state.secret_cards else None for s in order]
         return {
             "boards": self._boards[order],
             "market": np.array(market + [[0] * TILE_FEATURES] * (SLOTS - len(market)), dtype=np.int8),
             "held": np.array(_tile(ts.taken_tile, ts.taken_wildlife), dtype=np.int8),
             "turn": np.array(turn, dtype=np.int16),
             "nature_tokens": np.array([state.players[s].nature_tokens for s in order], dtype=np.int16),
-            "cards": np.array(
-                [_cards(state.cards, hidden), _cards(state.second_cards or {}, hidden)], dtype=np.int8
-            ),
-            "secret_cards": np.array(
-                [_one_hot(None if species in hidden else species, WILDLIFE) for species in secrets],
-                dtype=np.int8,
-            ).reshape(players, len(WILDLIFE)),
+            "cards": cards.copy(),
+            "secret_cards": secret_cards.copy(),
             "bag": np.array(state.bag, dtype=np.int16),
             "action_mask": action_mask.copy(),
         }
+
+    def _cards_seen(
+        self, state: GameState, seat: int, order: list[int]
+    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+        """The ``cards`` and ``secret_cards`` arrays of ``seat`` (the seats in ``order``),
+        kept while the species hidden from it stay the same (cards are dealt once)."""
+        hidden = hidden_species(state, seat)
+        key = (seat, *hidden)
+        seen = self._cards.get(key)
+        if seen is None:
+            secrets = [state.secret_cards[s] if state.secret_cards else None for s in order]
+            cards = [_cards(state.cards, hidden), _cards(state.second_cards or {}, hidden)]
+            seen = self._cards[key] = (
+                np.array(cards, dtype=np.int8),
+                np.array(
+                    [_one_hot(None if species in hidden else species, WILDLIFE) for species in secrets],
+                    dtype=np.int8,
+                ).reshape(len(order), len(WILDLIFE)),
+            )
+        return seen
 
     def _bring_up_to_date(self, state: GameState) -> None:
         """Write onto the board planes the tiles and tokens placed since the last call."""
@@ -206,6 +222,6 @@ def _tile(tile_id: int | None, token: str | None) -> list[int]:
     return [*(NO_TILE if tile_id is None else MARKET_TILES[tile_id]), _number(token, WILDLIFE)]
 
 
-def _cards(cards: dict[str, str], hidden: set[str]) -> list[list[int]]:
+def _cards(cards: dict[str, str], hidden: list[str]) -> list[list[int]]:
     """Per species, the one-hot of its card's letter (all 0 for a ``hidden`` species)."""
     return [_one_hot(None if species in hidden else cards.get(species), CARD_NAMES) for species in WILDLIFE]
