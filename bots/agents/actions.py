@@ -73,6 +73,12 @@ NATURE_FREE: Final = WIPE_THREE + 1
 NATURE_WIPE: Final = NATURE_FREE + 1
 ACTION_COUNT: Final = NATURE_WIPE + 2**SLOTS - 1
 """The size of the action space."""
+EVERY_ROTATION: Final = tuple(range(ROTATIONS))
+PLACEMENTS: Final = tuple(
+    tuple(PLACE_TILE + ROTATIONS * index + rotation for rotation in EVERY_ROTATION)
+    for index in range(len(BOARD_HEXES))
+)
+"""Per hex index, the ``PlaceTile`` actions of its rotations."""
 
 
 class IllegalActionError(IllegalMoveError):
@@ -146,11 +152,11 @@ def legal_actions(game: Game) -> list[int]:
     ts = state.turn_state
     if state.finished or not ts.has_taken:
         return [encode(command) for command in game.legal_commands()]
-    actions = []
+    actions: list[int] = []
     if ts.tile_hex is None:
         for (q, r), rotations in game.legal_tile_rotations().items():
-            first = PLACE_TILE + ROTATIONS * _hex_index(q, r)
-            actions += [first + rotation for rotation in rotations]
+            placements = PLACEMENTS[_hex_index(q, r)]
+            actions += placements if rotations == EVERY_ROTATION else [placements[rot] for rot in rotations]
     if not ts.wildlife_done:
         actions += [PLACE_WILDLIFE + _hex_index(q, r) for q, r in game.legal_wildlife_targets()]
         actions.append(RETURN_WILDLIFE)

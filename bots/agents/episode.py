@@ -113,25 +113,25 @@ class Episode:
         self.game.execute(command)
         self.events += self.game.collect_events()
 
-    def totals(self) -> list[int]:
-        """Each seat's score as the boards stand (the final score once the game is over;
-        :class:`~cascadia.bots.agents.scores.RunningTotals`)."""
-        return self._running.totals(self.game.state)
+    def totals(self, seats: Sequence[int] | None = None) -> list[int]:
+        """The score of each of ``seats`` (default: every seat) as the boards stand (the
+        final score once the game is over; :class:`~cascadia.bots.agents.scores.RunningTotals`)."""
+        return self._running.totals(self.game.state, seats)
 
-    def rewards(self, mode: Reward) -> list[float]:
-        """Per seat: with ``step``, the change of its score since the last ``step`` call
-        (since 0 at the first: the starting tiles' points count, and a seat's rewards add
-        up to its final score); with ``final``, its final score once the game is over, 0
-        before."""
+    def rewards(self, mode: Reward, seats: Sequence[int] | None = None) -> list[float]:
+        """Per seat of ``seats`` (default: every seat): with ``step``, the change of its
+        score since its last ``step`` reward (since 0 at the first: the starting tiles'
+        points count, and a seat's rewards add up to its final score); with ``final``,
+        its final score once the game is over, 0 before."""
+        seats = range(len(self._rewarded)) if seats is None else seats
         if mode == "final":
             return (
-                [float(total) for total in self.totals()]
-                if self.game.finished
-                else [0.0] * len(self._rewarded)
+                [float(total) for total in self.totals(seats)] if self.game.finished else [0.0] * len(seats)
             )
-        scores = self.totals()
-        changes = [float(new - old) for new, old in zip(scores, self._rewarded, strict=True)]
-        self._rewarded = scores
+        changes = []
+        for seat, score in zip(seats, self.totals(seats), strict=True):
+            changes.append(float(score - self._rewarded[seat]))
+            self._rewarded[seat] = score
         return changes
 
     def export_log(self, path: str | os.PathLike[str]) -> int:

@@ -112,7 +112,7 @@ class CascadiaEnv(gymnasium.Env[Observation, int]):
                 raise
             return self._observation(), ILLEGAL_PENALTY, False, False, self._info(illegal=True)
         self._opponents_play()
-        reward = episode.rewards(self.reward_mode)[self.seat]
+        (reward,) = episode.rewards(self.reward_mode, [self.seat])
         return self._observation(), reward, episode.game.finished, False, self._info()
 
     def _opponents_play(self) -> None:

@@ -104,6 +104,9 @@ class Observer:
         self._tokened: list[set[Hex]] = [set() for _ in range(players)]
         self._cards: dict[tuple[int | str, ...], tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]] = {}
         """Per seat and the species hidden from it, its ``cards`` and ``secret_cards``."""
+        self._market = np.zeros((SLOTS, TILE_FEATURES), dtype=np.int8)
+        self._market_of: tuple[int | str | None, ...] = ()
+        """The market tiles and tokens :attr:`_market` shows."""
 
     def observe(self, state: GameState, seat: int, action_mask: npt.NDArray[np.int8]) -> Observation:
         """What ``seat`` sees of ``state`` (a state of this observer's game), with (a copy
@@ -124,12 +127,9 @@ class Observer:
             ts.wildlife_done,
             state.finished,
         ]
-        market = [
-            _tile(tile, token) for tile, token in zip(state.market_tiles, state.market_wildlife, strict=True)
-        ]
         return {
-            "boards": self._boards[order],
-            "market": np.array(market + [[0] * TILE_FEATURES] * (SLOTS - len(market)), dtype=np.int8),
+            "boards": np.concatenate((self._boards[seat:], self._boards[:seat])),
+            "market": self._market_seen(state).copy(),
             "held": np.array(_tile(ts.taken_tile, ts.taken_wildlife), dtype=np.int8),
             "turn": np.array(turn, dtype=np.int16),
             "nature_tokens": np.array([state.players[s].nature_tokens for s in order], dtype=np.int16),
@@ -138,6 +138,18 @@ class Observer:
             "bag": np.array(state.bag, dtype=np.int16),
             "action_mask": action_mask.copy(),
         }
+
+    def _market_seen(self, state: GameState) -> npt.NDArray[np.int8]:
+        """The ``market`` array, kept while the market's tiles and tokens stay the same."""
+        key = (*state.market_tiles, *state.market_wildlife)
+        if key != self._market_of:
+            market = [
+                _tile(tile, token)
+                for tile, token in zip(state.market_tiles, state.market_wildlife, strict=True)
+            ]
+            self._market = np.array(market + [[0] * TILE_FEATURES] * (SLOTS - len(market)), dtype=np.int8)
+            self._market_of = key
+        return self._market
 
     def _cards_seen(
         self, state: GameState, seat: int, order: list[int]

@@ -4,6 +4,8 @@ from the same scoring functions, with only what a step changed scored again."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cascadia.domain.components import HABITATS
 from cascadia.domain.state import GameState
 from cascadia.projections.habitats import corridor_sizes, habitat_bonuses, habitat_points, largest_corridors
@@ -14,23 +16,36 @@ class RunningTotals:
     """The totals of one game's seats. Tiles and tokens never move (RULES.md 4.3), so a
     board with as many tokens as when last scored has the same wildlife points, and one
     with as many tiles the same corridors: a seat's wildlife is scored again when its
-    token count changes, its corridors when its tile count does, and the habitat bonuses
-    (which compare every seat's corridors) when any seat's corridors change."""
+    token count changes, its corridor points when its tile count does, and the habitat
+    bonuses (which compare every seat's largest corridors) when one of those changes."""
 
     def __init__(self, seats: int) -> None:
         self._tokens_scored = [-1] * seats
         self._tiles_scored = [-1] * seats
+        self._tiles_measured = [-1] * seats
         self._wildlife: list[dict[str, int]] = [{}] * seats
-        self._largest: list[dict[str, int]] = [{}] * seats
         self._habitats: list[dict[str, int]] = [{}] * seats
-        self._bonuses: list[dict[str, int]] = [{}] * seats
+        self._largest: list[dict[str, int]] = [{}] * seats
+        self._bonuses_of: list[dict[str, int]] = []
+        """The largest corridors the bonuses were worked out for."""
+        self._bonuses: list[dict[str, int]] = []
 
-    def totals(self, state: GameState) -> list[int]:
-        """Each seat's total in ``state`` (a state of the game these totals follow)."""
+    def totals(self, state: GameState, seats: Sequence[int] | None = None) -> list[int]:
+        """The totals of ``seats`` (every seat by default), in that order, in ``state`` (a
+        state of the game these totals follow). Only those seats' boards are scored; every
+        seat's largest corridors are measured, for the habitat bonuses."""
+        players = state.players
         options = state.options
-        corridors_changed = False
-        for seat, player in enumerate(state.players):
-            board = player.environment
+        for seat, player in enumerate(players):
+            if len(player.environment.tiles) != self._tiles_measured[seat]:
+                self._tiles_measured[seat] = len(player.environment.tiles)
+                self._largest[seat] = largest_corridors(player.environment)
+        if self._largest != self._bonuses_of:
+            self._bonuses_of = list(self._largest)
+            self._bonuses = habitat_bonuses(self._largest, options)
+        found = []
+        for seat in range(len(players)) if seats is None else seats:
+            board = players[seat].environment
             if len(board.wildlife) != self._tokens_scored[seat]:
                 self._tokens_scored[seat] = len(board.wildlife)
                 self._wildlife[seat], _ = seat_wildlife(
@@ -39,14 +54,13 @@ class RunningTotals:
             if len(board.tiles) != self._tiles_scored[seat]:
                 self._tiles_scored[seat] = len(board.tiles)
                 sizes = corridor_sizes(board)
-                self._largest[seat] = largest_corridors(board)
                 self._habitats[seat] = {h: habitat_points(sizes[h], options) for h in HABITATS}
-                corridors_changed = True
-        if corridors_changed:
-            self._bonuses = habitat_bonuses(self._largest, options)
-        return [
-            player_total(
-                self._wildlife[seat], self._habitats[seat], self._bonuses[seat], player.nature_tokens
+            found.append(
+                player_total(
+                    self._wildlife[seat],
+                    self._habitats[seat],
+                    self._bonuses[seat],
+                    players[seat].nature_tokens,
+                )
             )
-            for seat, player in enumerate(state.players)
-        ]
+        return found
