@@ -21,6 +21,7 @@ from cascadia.domain.hexgrid import Hex
 from cascadia.domain.options import RULES_VERSION, GameOptions
 from cascadia.projections.habitats import corridor_sizes, habitat_bonuses, habitat_points
 from cascadia.projections.wildlife import normalise_card, score_wildlife
+from cascadia.projections.wildlife.groups import tokens_of
 
 SOLO_RATINGS: tuple[tuple[int, str], ...] = (
     (110, "incredible"),
@@ -254,9 +255,10 @@ def seat_wildlife(
     """One board's points per species and the card set that scored them (0: ``cards``,
     1: ``second_cards``): with ``options.two_card_sets`` and a ``second_cards`` set
     (RULES.md 7.6) the set that gives the higher wildlife total, a tie keeping ``cards``."""
-    points = score_wildlife(wildlife, cards, options)
+    tokens = tokens_of(wildlife)  # its groups found once for both card sets
+    points = score_wildlife(tokens, cards, options)
     if second_cards is not None and options.two_card_sets:
-        other = score_wildlife(wildlife, second_cards, options)
+        other = score_wildlife(tokens, second_cards, options)
         if sum(other.values()) > sum(points.values()):
             return other, 1
     return points, 0
