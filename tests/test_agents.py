@@ -20,6 +20,7 @@ from cascadia.bots.agents.actions import (
     IllegalActionError,
     decode,
     encode,
+    legal_actions,
     mask,
 )
 from cascadia.bots.agents.gym_env import CascadiaEnv
@@ -55,7 +56,8 @@ def test_every_action_decodes_and_encodes_back() -> None:
 @pytest.mark.parametrize(("players", "options"), VARIANTS)
 def test_the_mask_is_exactly_the_legal_commands(players: int, options: GameOptions) -> None:
     """At every decision of random games, the masked actions decode to the legal commands,
-    and every hex a board reaches is inside the window."""
+    the legal actions are theirs in their order, and every hex a board reaches is inside
+    the window."""
     rng = random.Random(players)
     for seed in range(2):
         game = Game.start(seed, players, options)
@@ -64,6 +66,7 @@ def test_the_mask_is_exactly_the_legal_commands(players: int, options: GameOptio
             commands = game.legal_commands()
             assert {decode(a) for a in np.flatnonzero(legal)} == set(commands)
             assert legal.sum() == len(commands)
+            assert legal_actions(game) == [encode(command) for command in commands]
             game.execute(rng.choice(commands))
         assert not mask(game).any()
         reach = max(distance(h, (0, 0)) for p in game.state.players for h in p.environment.tiles)
