@@ -17,9 +17,11 @@ from typing import Any
 
 from cascadia.domain.components import HABITATS, WILDLIFE
 from cascadia.domain.environment import Environment
+from cascadia.domain.hexgrid import Hex
 from cascadia.domain.options import RULES_VERSION, GameOptions
 from cascadia.projections.habitats import corridor_sizes, habitat_bonuses, habitat_points
 from cascadia.projections.wildlife import normalise_card, score_wildlife
+from cascadia.projections.wildlife.groups import tokens_of
 
 SOLO_RATINGS: tuple[tuple[int, str], ...] = (
     (110, "incredible"),
@@ -170,10 +172,7 @@ def build_sheet(
     points = [{h: habitat_points(corridors[seat][h], options) for h in HABITATS} for seat in range(players)]
     bonuses = habitat_bonuses(largest, options)
     totals = [
-        sum(species[seat].values())
-        + sum(points[seat].values())
-        + sum(bonuses[seat].values())
-        + nature_tokens[seat]
+        player_total(species[seat], points[seat], bonuses[seat], nature_tokens[seat])
         for seat in range(players)
     ]
     ranks = competition_ranks(list(zip(totals, nature_tokens, strict=True)))
@@ -204,6 +203,17 @@ def build_sheet(
     )
 
 
+def player_total(
+    wildlife: Mapping[str, int],
+    habitat_points: Mapping[str, int],
+    bonuses: Mapping[str, int],
+    nature_tokens: int,
+) -> int:
+    """RULES.md 5: a player's total from its points per species, per habitat corridor
+    and per habitat bonus, and its unspent nature tokens."""
+    return sum(wildlife.values()) + sum(habitat_points.values()) + sum(bonuses.values()) + nature_tokens
+
+
 def _card_set(cards: Mapping[str, str]) -> dict[str, str]:
     return {species: normalise_card(cards[species]) for species in WILDLIFE}
 
@@ -222,21 +232,33 @@ def score_game(
     under the set that gives them the higher total (RULES.md 7.6; a tie keeps
     ``cards``); without ``second_cards`` only ``cards`` is used.
     """
-    wildlife = [score_wildlife(env.wildlife, cards, options) for env in environments]
-    card_sets = [0] * len(environments)
     if not options.two_card_sets:
         second_cards = None
-    if second_cards is not None:
-        for seat, env in enumerate(environments):
-            other = score_wildlife(env.wildlife, second_cards, options)
-            if sum(other.values()) > sum(wildlife[seat].values()):
-                wildlife[seat], card_sets[seat] = other, 1
+    scored = [seat_wildlife(env.wildlife, cards, options, second_cards) for env in environments]
     return build_sheet(
-        wildlife,
+        [wildlife for wildlife, _ in scored],
         [corridor_sizes(env) for env in environments],
         nature_tokens,
         cards,
         options,
         second_cards=second_cards,
-        card_sets=card_sets,
+        card_sets=[card_set for _, card_set in scored],
     )
+
+
+def seat_wildlife(
+    wildlife: Mapping[Hex, str],
+    cards: Mapping[str, str],
+    options: GameOptions,
+    second_cards: Mapping[str, str] | None = None,
+) -> tuple[dict[str, int], int]:
+    """One board's points per species and the card set that scored them (0: ``cards``,
+    1: ``second_cards``): with ``options.two_card_sets`` and a ``second_cards`` set
+    (RULES.md 7.6) the set that gives the higher wildlife total, a tie keeping ``cards``."""
+    tokens = tokens_of(wildlife)  # its groups found once for both card sets
+    points = score_wildlife(tokens, cards, options)
+    if second_cards is not None and options.two_card_sets:
+        other = score_wildlife(tokens, second_cards, options)
+        if sum(other.values()) > sum(points.values()):
+            return other, 1
+    return points, 0

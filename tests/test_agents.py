@@ -20,15 +20,18 @@ from cascadia.bots.agents.actions import (
     IllegalActionError,
     decode,
     encode,
+    legal_actions,
     mask,
 )
 from cascadia.bots.agents.gym_env import CascadiaEnv
 from cascadia.bots.agents.observation import observe
 from cascadia.bots.agents.pettingzoo_env import CascadiaAECEnv
+from cascadia.bots.agents.scores import RunningTotals
 from cascadia.domain.components import CARD_LETTERS, WILDLIFE
 from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import distance
 from cascadia.domain.options import GameOptions
+from cascadia.projections.game_scores import score_state
 from cascadia.replays.audit import audit_file
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
@@ -53,7 +56,8 @@ def test_every_action_decodes_and_encodes_back() -> None:
 @pytest.mark.parametrize(("players", "options"), VARIANTS)
 def test_the_mask_is_exactly_the_legal_commands(players: int, options: GameOptions) -> None:
     """At every decision of random games, the masked actions decode to the legal commands,
-    and every hex a board reaches is inside the window."""
+    the legal actions are theirs in their order, and every hex a board reaches is inside
+    the window."""
     rng = random.Random(players)
     for seed in range(2):
         game = Game.start(seed, players, options)
@@ -62,10 +66,28 @@ def test_the_mask_is_exactly_the_legal_commands(players: int, options: GameOptio
             commands = game.legal_commands()
             assert {decode(a) for a in np.flatnonzero(legal)} == set(commands)
             assert legal.sum() == len(commands)
+            assert legal_actions(game) == [encode(command) for command in commands]
             game.execute(rng.choice(commands))
         assert not mask(game).any()
         reach = max(distance(h, (0, 0)) for p in game.state.players for h in p.environment.tiles)
         assert reach <= BOARD_RADIUS
+
+
+@pytest.mark.parametrize(("players", "options"), [*VARIANTS, (3, GameOptions(cards="family"))])
+def test_the_running_totals_are_the_score_sheet_totals(players: int, options: GameOptions) -> None:
+    """At every decision of random games, the totals kept step by step (for every seat,
+    and for one seat asked alone) are those of the score sheet scored afresh."""
+    rng = random.Random(players)
+    game = Game.start(players, players, options)
+    every, alone = RunningTotals(players), RunningTotals(players)
+    while True:
+        sheet = [player.total for player in score_state(game.state).players]
+        assert every.totals(game.state) == sheet
+        seat = rng.randrange(players)
+        assert alone.totals(game.state, [seat]) == [sheet[seat]]
+        if game.finished:
+            break
+        game.execute(rng.choice(game.legal_commands()))
 
 
 # The API test's advice that does not fit a board game: the observation is a dict of

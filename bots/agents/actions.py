@@ -73,6 +73,12 @@ NATURE_FREE: Final = WIPE_THREE + 1
 NATURE_WIPE: Final = NATURE_FREE + 1
 ACTION_COUNT: Final = NATURE_WIPE + 2**SLOTS - 1
 """The size of the action space."""
+EVERY_ROTATION: Final = tuple(range(ROTATIONS))
+PLACEMENTS: Final = tuple(
+    tuple(PLACE_TILE + ROTATIONS * index + rotation for rotation in EVERY_ROTATION)
+    for index in range(len(BOARD_HEXES))
+)
+"""Per hex index, the ``PlaceTile`` actions of its rotations."""
 
 
 class IllegalActionError(IllegalMoveError):
@@ -138,16 +144,36 @@ def decode(action: int) -> Command:
 
 
 def legal_actions(game: Game) -> list[int]:
-    """The actions of :meth:`Game.legal_commands`, in its order."""
-    return [encode(command) for command in game.legal_commands()]
+    """The actions of :meth:`Game.legal_commands`, in its order. After the take, where
+    the list is long (every placement of the held tile), they are numbered straight from
+    the placements and token targets that :meth:`Game.legal_commands` lists then, in the
+    same order, without making a command of each."""
+    state = game.state
+    ts = state.turn_state
+    if state.finished or not ts.has_taken:
+        return [encode(command) for command in game.legal_commands()]
+    actions: list[int] = []
+    if ts.tile_hex is None:
+        for (q, r), rotations in game.legal_tile_rotations().items():
+            placements = PLACEMENTS[_hex_index(q, r)]
+            actions += placements if rotations == EVERY_ROTATION else [placements[rot] for rot in rotations]
+    if not ts.wildlife_done:
+        actions += [PLACE_WILDLIFE + _hex_index(q, r) for q, r in game.legal_wildlife_targets()]
+        actions.append(RETURN_WILDLIFE)
+    return actions
+
+
+def mask_of(actions: list[int]) -> npt.NDArray[np.int8]:
+    """``ACTION_COUNT`` entries, 1 for exactly ``actions``. ``int8`` rather than ``bool``,
+    as PettingZoo and Gymnasium spaces expect."""
+    found = np.zeros(ACTION_COUNT, dtype=np.int8)
+    found[np.fromiter(actions, dtype=np.intp, count=len(actions))] = 1
+    return found
 
 
 def mask(game: Game) -> npt.NDArray[np.int8]:
-    """``ACTION_COUNT`` entries, 1 for exactly the legal actions (all 0 once the game is
-    over). ``int8`` rather than ``bool``, as PettingZoo and Gymnasium spaces expect."""
-    found = np.zeros(ACTION_COUNT, dtype=np.int8)
-    found[legal_actions(game)] = 1
-    return found
+    """The mask of the legal actions now (:func:`mask_of`; all 0 once the game is over)."""
+    return mask_of(legal_actions(game))
 
 
 def execute(game: Game, action: int, legal: npt.NDArray[np.int8]) -> Command:

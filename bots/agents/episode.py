@@ -9,7 +9,9 @@ from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
-from cascadia.bots.agents.actions import execute, mask
+from cascadia.bots.agents.actions import execute, legal_actions, mask_of
+from cascadia.bots.agents.observation import Observation, Observer
+from cascadia.bots.agents.scores import RunningTotals
 from cascadia.bots.position_game import position_game
 from cascadia.domain.commands import Command
 from cascadia.domain.errors import InvalidOptionError
@@ -17,7 +19,6 @@ from cascadia.domain.events import GameEvent
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 from cascadia.domain.rng import MAX_SEED
-from cascadia.projections.game_scores import score_state
 from cascadia.projections.position import Position, parse_position
 from cascadia.replays.format import LogHeader, write_log
 from cascadia.replays.scores import final_score_sheet
@@ -42,10 +43,11 @@ class Episode:
         self.from_start = bool(self.events)
         """Whether the episode holds the game's events from its start (a game built from
         a position has none before it)."""
+        self._actions: list[int] = []
         self._legal: npt.NDArray[np.int8] = np.zeros(0, dtype=np.int8)
         self._legal_at = -1
-        self._scored_key: list[tuple[int, int, int]] = []
-        self._totals: list[int] = []
+        self._running = RunningTotals(len(self.game.state.players))
+        self._observer: Observer | None = None
         self._rewarded = [0] * len(self.game.state.players)
 
     @classmethod
@@ -76,12 +78,28 @@ class Episode:
 
     @property
     def legal(self) -> npt.NDArray[np.int8]:
-        """The mask of the legal actions now, worked out when first asked for after a
-        move (the bots' moves in the Gymnasium environment need none)."""
-        if self._legal_at != self.game.version:
-            self._legal = mask(self.game)
-            self._legal_at = self.game.version
+        """The mask of the legal actions now (:meth:`legal_actions`)."""
+        self._decide()
         return self._legal
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions now, in the order of :meth:`Game.legal_commands`."""
+        self._decide()
+        return list(self._actions)
+
+    def _decide(self) -> None:
+        """Work out the legal actions and their mask when first asked for after a move
+        (the bots' moves in the Gymnasium environment need none), once for both."""
+        if self._legal_at != self.game.version:
+            self._actions = legal_actions(self.game)
+            self._legal = mask_of(self._actions)
+            self._legal_at = self.game.version
+
+    def observe(self, seat: int, action_mask: npt.NDArray[np.int8]) -> Observation:
+        """What ``seat`` sees now, with ``action_mask`` (:mod:`cascadia.bots.agents.observation`)."""
+        if self._observer is None:
+            self._observer = Observer(len(self.game.state.players))
+        return self._observer.observe(self.game.state, seat, action_mask)
 
     def play(self, action: int) -> Command:
         """Play ``action`` (an :class:`~cascadia.bots.agents.actions.IllegalActionError`, the game
@@ -95,27 +113,26 @@ class Episode:
         self.game.execute(command)
         self.events += self.game.collect_events()
 
-    def totals(self) -> list[int]:
-        """Each seat's score as the boards stand (the final score once the game is over),
-        scored again only when a board or a seat's nature tokens have changed."""
-        players = self.game.state.players
-        key = [(len(p.environment.tiles), len(p.environment.wildlife), p.nature_tokens) for p in players]
-        if key != self._scored_key:
-            self._scored_key = key
-            self._totals = [player.total for player in score_state(self.game.state).players]
-        return list(self._totals)
+    def totals(self, seats: Sequence[int] | None = None) -> list[int]:
+        """The score of each of ``seats`` (default: every seat) as the boards stand (the
+        final score once the game is over; :class:`~cascadia.bots.agents.scores.RunningTotals`)."""
+        return self._running.totals(self.game.state, seats)
 
-    def rewards(self, mode: Reward) -> list[float]:
-        """Per seat: with ``step``, the change of its score since the last call (since 0
-        at the first: the starting tiles' points count, and a seat's rewards add up to
-        its final score); with ``final``, its final score once the game is over, 0 before."""
-        scores = self.totals()
-        if mode == "step":
-            changes = [new - old for new, old in zip(scores, self._rewarded, strict=True)]
-        else:
-            changes = scores if self.game.finished else [0] * len(scores)
-        self._rewarded = scores
-        return [float(change) for change in changes]
+    def rewards(self, mode: Reward, seats: Sequence[int] | None = None) -> list[float]:
+        """Per seat of ``seats`` (default: every seat): with ``step``, the change of its
+        score since its last ``step`` reward (since 0 at the first: the starting tiles'
+        points count, and a seat's rewards add up to its final score); with ``final``,
+        its final score once the game is over, 0 before."""
+        seats = range(len(self._rewarded)) if seats is None else seats
+        if mode == "final":
+            return (
+                [float(total) for total in self.totals(seats)] if self.game.finished else [0.0] * len(seats)
+            )
+        changes = []
+        for seat, score in zip(seats, self.totals(seats), strict=True):
+            changes.append(float(score - self._rewarded[seat]))
+            self._rewarded[seat] = score
+        return changes
 
     def export_log(self, path: str | os.PathLike[str]) -> int:
         """Write the episode so far as a ``.cascadia`` log (``cascadia audit`` checks it;

@@ -32,7 +32,7 @@ from typing import Any, ClassVar, Literal
 import gymnasium
 from cascadia.bots.agents.actions import ACTION_COUNT, IllegalActionError
 from cascadia.bots.agents.episode import REWARDS, Episode, Reward, episode_seed
-from cascadia.bots.agents.observation import Observation, observation_space, observe
+from cascadia.bots.agents.observation import Observation, observation_space
 from cascadia.bots.base import Bot
 from cascadia.bots.registry import bot_factory, check_bot_names, recorded_bots
 from cascadia.domain.errors import InvalidOptionError
@@ -112,7 +112,7 @@ class CascadiaEnv(gymnasium.Env[Observation, int]):
                 raise
             return self._observation(), ILLEGAL_PENALTY, False, False, self._info(illegal=True)
         self._opponents_play()
-        reward = episode.rewards(self.reward_mode)[self.seat]
+        (reward,) = episode.rewards(self.reward_mode, [self.seat])
         return self._observation(), reward, episode.game.finished, False, self._info()
 
     def _opponents_play(self) -> None:
@@ -123,7 +123,7 @@ class CascadiaEnv(gymnasium.Env[Observation, int]):
 
     def _observation(self) -> Observation:
         episode = self._episode()
-        return observe(episode.game, self.seat, episode.legal)
+        return episode.observe(self.seat, episode.legal)
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:
         return {"action_mask": self._episode().legal.copy(), "illegal_action": illegal}

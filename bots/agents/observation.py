@@ -1,6 +1,6 @@
-"""What one seat may see, as numpy arrays: built from
-:func:`~cascadia.projections.player_view.player_view`, the one place that decides what is
-hidden (another seat's unrevealed secret card, the seed and so the future draws).
+"""What one seat may see, as numpy arrays: what is hidden (another seat's unrevealed
+secret card) decided by :func:`~cascadia.projections.player_view.hidden_species`, the
+one place that decides it; the seed, and so the future draws, never read.
 
 Seats are listed from the observer's point of view: row 0 is the observing seat, then
 the seats after it in seat order. Habitats and species are numbered 1.. in the order of
@@ -50,8 +50,9 @@ import numpy.typing as npt
 from cascadia.bots.agents.actions import ACTION_COUNT, BOARD_HEXES, HEX_INDEX, SLOTS
 from cascadia.domain.components import CARD_LETTERS, HABITATS, TILES, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.game import Game
-from cascadia.domain.hexgrid import tile_edges
-from cascadia.projections.player_view import player_view
+from cascadia.domain.hexgrid import Hex, tile_edges
+from cascadia.domain.state import GameState
+from cascadia.projections.player_view import hidden_species
 from gymnasium import spaces
 
 BOARD_CHANNELS = 14
@@ -87,39 +88,104 @@ def observation_space(players: int) -> spaces.Dict:
 
 def observe(game: Game, seat: int, action_mask: npt.NDArray[np.int8]) -> Observation:
     """What ``seat`` sees of ``game`` now, with (a copy of) its ``action_mask`` (all 0
-    when another seat is to move)."""
-    view = player_view(game.state, seat, scores=False)
-    players = len(view["players"])
-    order = [(seat + k) % players for k in range(players)]
-    ts = view["turn_state"]
-    turn = [
-        view["turn"],
-        view["stack_size"],
-        order.index(view["current_player"]),
-        ts["three_wipe_used"],
-        ts["free_choice"],
-        ts["taken_tile"] is not None,
-        ts["tile_placed_at"] is not None,
-        ts["wildlife_done"],
-        view["finished"],
-    ]
-    return {
-        "boards": _boards([view["players"][s]["environment"] for s in order]),
-        "market": np.array(
-            [_tile(row["tile"], row["wildlife"]) for row in view["market"]]
-            + [[0] * TILE_FEATURES] * (SLOTS - len(view["market"])),
-            dtype=np.int8,
-        ),
-        "held": np.array(_tile(ts["taken_tile"], ts["taken_wildlife"]), dtype=np.int8),
-        "turn": np.array(turn, dtype=np.int16),
-        "nature_tokens": np.array([view["players"][s]["nature_tokens"] for s in order], dtype=np.int16),
-        "cards": np.array([_cards(view["cards"]), _cards(view["second_cards"] or {})], dtype=np.int8),
-        "secret_cards": np.array(
-            [_one_hot(_secret(view["secret_cards"], s), WILDLIFE) for s in order], dtype=np.int8
-        ).reshape(players, len(WILDLIFE)),
-        "bag": np.array([view["bag"][species] for species in WILDLIFE], dtype=np.int16),
-        "action_mask": action_mask.copy(),
-    }
+    when another seat is to move): :meth:`Observer.observe` of a new observer."""
+    return Observer(len(game.state.players)).observe(game.state, seat, action_mask)
+
+
+class Observer:
+    """The observations of one game, as it goes on: each seat's board planes are kept
+    between observations and only the hexes where a tile or a token went since are
+    written (tiles and tokens never move, RULES.md 4.3); the rest is read from the state
+    each time, what is hidden decided by :func:`~cascadia.projections.player_view.hidden_species`."""
+
+    def __init__(self, players: int) -> None:
+        self._boards = np.zeros((players, len(BOARD_HEXES), BOARD_CHANNELS), dtype=np.int8)
+        self._tiled: list[set[Hex]] = [set() for _ in range(players)]
+        self._tokened: list[set[Hex]] = [set() for _ in range(players)]
+        self._cards: dict[tuple[int | str, ...], tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]] = {}
+        """Per seat and the species hidden from it, its ``cards`` and ``secret_cards``."""
+        self._market = np.zeros((SLOTS, TILE_FEATURES), dtype=np.int8)
+        self._market_of: tuple[int | str | None, ...] = ()
+        """The market tiles and tokens :attr:`_market` shows."""
+
+    def observe(self, state: GameState, seat: int, action_mask: npt.NDArray[np.int8]) -> Observation:
+        """What ``seat`` sees of ``state`` (a state of this observer's game), with (a copy
+        of) its ``action_mask``; every array a new one."""
+        players = len(state.players)
+        order = [(seat + k) % players for k in range(players)]
+        self._bring_up_to_date(state)
+        cards, secret_cards = self._cards_seen(state, seat, order)
+        ts = state.turn_state
+        turn = [
+            state.turn,
+            state.stack_size,
+            order.index(state.current),
+            ts.three_wipe_used,
+            ts.free_choice,
+            ts.taken_tile is not None,
+            ts.tile_hex is not None,
+            ts.wildlife_done,
+            state.finished,
+        ]
+        return {
+            "boards": np.concatenate((self._boards[seat:], self._boards[:seat])),
+            "market": self._market_seen(state).copy(),
+            "held": np.array(_tile(ts.taken_tile, ts.taken_wildlife), dtype=np.int8),
+            "turn": np.array(turn, dtype=np.int16),
+            "nature_tokens": np.array([state.players[s].nature_tokens for s in order], dtype=np.int16),
+            "cards": cards.copy(),
+            "secret_cards": secret_cards.copy(),
+            "bag": np.array(state.bag, dtype=np.int16),
+            "action_mask": action_mask.copy(),
+        }
+
+    def _market_seen(self, state: GameState) -> npt.NDArray[np.int8]:
+        """The ``market`` array, kept while the market's tiles and tokens stay the same."""
+        key = (*state.market_tiles, *state.market_wildlife)
+        if key != self._market_of:
+            market = [
+                _tile(tile, token)
+                for tile, token in zip(state.market_tiles, state.market_wildlife, strict=True)
+            ]
+            self._market = np.array(market + [[0] * TILE_FEATURES] * (SLOTS - len(market)), dtype=np.int8)
+            self._market_of = key
+        return self._market
+
+    def _cards_seen(
+        self, state: GameState, seat: int, order: list[int]
+    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+        """The ``cards`` and ``secret_cards`` arrays of ``seat`` (the seats in ``order``),
+        kept while the species hidden from it stay the same (cards are dealt once)."""
+        hidden = hidden_species(state, seat)
+        key = (seat, *hidden)
+        seen = self._cards.get(key)
+        if seen is None:
+            secrets = [state.secret_cards[s] if state.secret_cards else None for s in order]
+            cards = [_cards(state.cards, hidden), _cards(state.second_cards or {}, hidden)]
+            seen = self._cards[key] = (
+                np.array(cards, dtype=np.int8),
+                np.array(
+                    [_one_hot(None if species in hidden else species, WILDLIFE) for species in secrets],
+                    dtype=np.int8,
+                ).reshape(len(order), len(WILDLIFE)),
+            )
+        return seen
+
+    def _bring_up_to_date(self, state: GameState) -> None:
+        """Write onto the board planes the tiles and tokens placed since the last call."""
+        for seat, player in enumerate(state.players):
+            board, planes = player.environment, self._boards[seat]
+            tiled, tokened = self._tiled[seat], self._tokened[seat]
+            if len(board.tiles) != len(tiled):
+                for h, (tile, rotation) in board.tiles.items():
+                    if h not in tiled:
+                        planes[HEX_INDEX[h]] = TILE_ROWS[tile, rotation]
+                        tiled.add(h)
+            if len(board.wildlife) != len(tokened):
+                for h, species in board.wildlife.items():
+                    if h not in tokened:
+                        planes[HEX_INDEX[h], 7] = _number(species, WILDLIFE)
+                        tokened.add(h)
 
 
 def _number(value: str | None, names: tuple[str, ...]) -> int:
@@ -136,7 +202,7 @@ def _one_hot_all(values: tuple[str, ...], names: tuple[str, ...]) -> list[int]:
 
 def _tile_rows() -> npt.NDArray[np.int8]:
     """Per tile id and rotation, the board channels of that tile (no token): what
-    :func:`_boards` copies onto a placed tile's hex."""
+    :class:`Observer` copies onto a placed tile's hex."""
     rows = np.zeros((len(TILES), 6, BOARD_CHANNELS), dtype=np.int8)
     for tile in TILES:
         for rotation in range(6):
@@ -151,29 +217,23 @@ def _tile_rows() -> npt.NDArray[np.int8]:
 TILE_ROWS = _tile_rows()
 
 
-def _boards(environments: list[list[dict[str, Any]]]) -> npt.NDArray[np.int8]:
-    """The seats' board planes from their placed tiles (``player_view``'s environments)."""
-    boards = np.zeros((len(environments), len(BOARD_HEXES), BOARD_CHANNELS), dtype=np.int8)
-    placed = [(seat, p) for seat, environment in enumerate(environments) for p in environment]
-    seats = [seat for seat, _ in placed]
-    hexes = [HEX_INDEX[p["q"], p["r"]] for _, p in placed]
-    boards[seats, hexes] = TILE_ROWS[[p["tile"] for _, p in placed], [p["rotation"] for _, p in placed]]
-    boards[seats, hexes, 7] = [_number(p["wildlife"], WILDLIFE) for _, p in placed]
-    return boards
+def _market_tile(tile_id: int) -> tuple[int, ...]:
+    """A market row's tile features: its presence, habitats and species."""
+    tile = TILES[tile_id]
+    habitats = [HABITATS.index(h) + 1 for h in tile.habitats] + [0]
+    return (1, *habitats[:2], *_one_hot_all(tile.wildlife, WILDLIFE))
+
+
+MARKET_TILES: tuple[tuple[int, ...], ...] = tuple(_market_tile(tile.id) for tile in TILES)
+"""Per tile id, :func:`_market_tile`."""
+NO_TILE = (0,) * (TILE_FEATURES - 1)
 
 
 def _tile(tile_id: int | None, token: str | None) -> list[int]:
     """A market row: the tile's presence, habitats and species, then the token."""
-    if tile_id is None:
-        return [0] * (TILE_FEATURES - 1) + [_number(token, WILDLIFE)]
-    tile = TILES[tile_id]
-    habitats = [HABITATS.index(h) + 1 for h in tile.habitats] + [0]
-    return [1, *habitats[:2], *_one_hot_all(tile.wildlife, WILDLIFE), _number(token, WILDLIFE)]
+    return [*(NO_TILE if tile_id is None else MARKET_TILES[tile_id]), _number(token, WILDLIFE)]
 
 
-def _cards(cards: dict[str, str | None]) -> list[list[int]]:
-    return [_one_hot(cards.get(species), CARD_NAMES) for species in WILDLIFE]
-
-
-def _secret(secret_cards: list[str | None], seat: int) -> str | None:
-    return secret_cards[seat] if secret_cards else None
+def _cards(cards: dict[str, str], hidden: list[str]) -> list[list[int]]:
+    """Per species, the one-hot of its card's letter (all 0 for a ``hidden`` species)."""
+    return [_one_hot(None if species in hidden else cards.get(species), CARD_NAMES) for species in WILDLIFE]

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 import pyspiel
-from cascadia.bots.agents.actions import ACTION_COUNT, decode, legal_actions
+from cascadia.bots.agents.actions import ACTION_COUNT, decode
 from cascadia.bots.agents.episode import Episode
 from cascadia.domain.components import NATURE_TOKENS, TURNS_PER_PLAYER
 from cascadia.domain.options import GameOptions
@@ -123,7 +123,7 @@ class CascadiaState(pyspiel.State):
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.current_player():
             return []
-        return sorted(legal_actions(self.episode.game))
+        return sorted(self.episode.legal_actions())
 
     def _apply_action(self, action: int) -> None:
         """Play ``action``: an ``IllegalActionError``, the game unchanged, unless legal."""

@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 import numpy as np
 from cascadia.bots.agents.actions import ACTION_COUNT
 from cascadia.bots.agents.episode import REWARDS, Episode, Reward, episode_seed
-from cascadia.bots.agents.observation import Observation, observation_space, observe
+from cascadia.bots.agents.observation import Observation, observation_space
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import check_setup
 from cascadia.domain.options import GameOptions
@@ -90,7 +90,7 @@ class CascadiaAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
         episode = self._episode()
         seat = self.possible_agents.index(agent)
         to_move = agent == self.agent_selection and not episode.game.finished
-        return observe(episode.game, seat, episode.legal if to_move else NO_ACTIONS)
+        return episode.observe(seat, episode.legal if to_move else NO_ACTIONS)
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's ``action`` (``None`` for an agent already done)."""

@@ -1,7 +1,7 @@
 """Benchmark: the cost of the environments for learning agents (cascadia.bots.agents) against
 the bare engine playing the same games on one core.
 
-Run: python tests/benchmarks/bench_agents.py [--games 20] [--players 2 4]
+Run: python tests/benchmarks/bench_agents.py [--games 20] [--players 2 4] [--baseline DIR]
 Prints figures (no pass or fail):
 
 - the size of the action space and the mean number of legal actions per decision;
@@ -9,19 +9,33 @@ Prints figures (no pass or fail):
   (``legal_commands``, a uniform pick, ``execute``); the AEC environment then plays the
   same decisions as actions, with ``env.last()`` (the observation and its mask) before
   each ``env.step``;
+- OpenSpiel (when ``pyspiel`` is installed): the same decisions through a
+  ``python_cascadia`` state loaded with the game's seed, ``legal_actions()`` before each
+  ``apply_action``;
 - Gymnasium: the engine plays each seed with ``random`` bots on every seat
   (``play_game``); the environment plays the same game, its agent choosing through the
   seat's ``random`` bot, against ``random`` bots;
 
 each as decisions a second of CPU time and the environment's cost over the engine's.
+
+``--baseline DIR``: instead, the same figures from this checkout and from the checkout in
+``DIR`` (another worktree, say ``git worktree add --detach DIR COMMIT``), each in a process
+of its own, player count by player count and ``--rounds`` times in turn (who goes first
+alternates), so that both see the machine alike; prints the median ratio of each.
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
+import json
 import random
+import statistics
+import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from cascadia.bots.agents.actions import ACTION_COUNT, encode
 from cascadia.bots.agents.gym_env import CascadiaEnv
@@ -30,6 +44,10 @@ from cascadia.bots.random_bot import RandomBot
 from cascadia.bots.registry import play_game
 from cascadia.domain.commands import Command
 from cascadia.domain.game import Game
+from checkouts import CHECKOUT, LineWorker
+
+Figures = dict[str, tuple[int, float, float]]
+"""Per environment: its decisions, the engine's CPU seconds and the environment's."""
 
 
 def cpu(work: Callable[[], object]) -> float:
@@ -67,6 +85,16 @@ def aec_game(env: CascadiaAECEnv, seed: int, decisions: list[Command]) -> None:
         env.step(action)
 
 
+def openspiel_game(pyspiel: object, players: int, seed: int, decisions: list[Command]) -> None:
+    """The OpenSpiel game of ``seed`` playing ``decisions``."""
+    state = pyspiel.load_game("python_cascadia", {"players": players, "seed": seed}).new_initial_state()  # type: ignore[attr-defined]
+    for command in decisions:
+        action = encode(command)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert state.is_terminal()
+
+
 def gym_game(env: CascadiaEnv, seed: int) -> int:
     """The Gymnasium environment's game of ``seed``, its agent playing as seat 0's
     ``random`` bot would; the agent's decisions."""
@@ -80,42 +108,102 @@ def gym_game(env: CascadiaEnv, seed: int) -> int:
     return steps
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
-    args = parser.parse_args()
-    print(f"action space: {ACTION_COUNT} actions")
-    for players in args.players:
-        bench(range(args.games), players)
-
-
-def bench(seeds: range, players: int) -> None:
-    """The figures of ``players``-player games of ``seeds``."""
+def measure(seeds: range, players: int) -> tuple[Figures, list[int]]:
+    """The figures of ``players``-player games of ``seeds``, and the number of legal
+    actions at each decision of the uniform random games."""
     counts: list[int] = []
     decisions = {seed: random_game(seed, players, counts) for seed in seeds}
     steps = sum(len(played) for played in decisions.values())
-    print(f"\n{players} players, {len(seeds)} games of uniform random legal decisions ({steps} decisions):")
-    print(f"  legal actions per decision: mean {sum(counts) / len(counts):.1f}, max {max(counts)}")
     engine = cpu(lambda: [random_game(seed, players, []) for seed in seeds])
     aec = CascadiaAECEnv(players)
-    env = cpu(lambda: [aec_game(aec, seed, decisions[seed]) for seed in seeds])
-    report("PettingZoo AEC", steps, engine, env)
-
+    figures = {
+        "PettingZoo AEC": (steps, engine, cpu(lambda: [aec_game(aec, s, decisions[s]) for s in seeds]))
+    }
+    try:
+        import cascadia.bots.agents.openspiel_game  # noqa: F401  # registers python_cascadia
+        import pyspiel
+    except ImportError:
+        pass
+    else:
+        spiel = cpu(lambda: [openspiel_game(pyspiel, players, s, decisions[s]) for s in seeds])
+        figures["OpenSpiel"] = (steps, engine, spiel)
     bots = ["random"] * players
     bot_decisions: list[Command] = []
     engine = cpu(lambda: [play_game(seed, bots, decisions=bot_decisions) for seed in seeds])
     gym = CascadiaEnv(bots[1:])
-    print(f"  {len(seeds)} games of random bots ({len(bot_decisions)} decisions):")
-    env = cpu(lambda: [gym_game(gym, seed) for seed in seeds])
-    report("Gymnasium vs random", len(bot_decisions), engine, env)
+    figures["Gymnasium vs random bots"] = (
+        len(bot_decisions),
+        engine,
+        cpu(lambda: [gym_game(gym, s) for s in seeds]),
+    )
+    return figures, counts
 
 
 def report(name: str, steps: int, engine: float, env: float) -> None:
     print(
-        f"  {name}: engine {steps / engine:,.0f} decisions/s, environment {steps / env:,.0f}/s "
-        f"({env / engine:.2f}x the engine's cost)"
+        f"  {name} ({steps} decisions): engine {steps / engine:,.0f} decisions/s, environment "
+        f"{steps / env:,.0f}/s ({env / engine:.2f}x the engine's cost)"
     )
+
+
+def _serve(games: int) -> None:
+    """Worker of ``--baseline``: say which checkout's code it runs, then answer each
+    player count read from stdin, one a line, with its figures as JSON."""
+    print(Path(inspect.getfile(CascadiaAECEnv)).resolve().parents[2], flush=True)
+    for line in sys.stdin:
+        print(json.dumps(measure(range(games), int(line))[0]), flush=True)
+
+
+def compare(baseline: Path, games: int, player_counts: list[int], rounds: int) -> None:
+    """The figures of this checkout and of ``baseline``, in turn, ``rounds`` times."""
+    with tempfile.TemporaryDirectory() as home:
+        workers = {
+            "this checkout": LineWorker(__file__, ["--games", str(games)], CHECKOUT, Path(home, "this")),
+            "baseline": LineWorker(__file__, ["--games", str(games)], baseline, Path(home, "baseline")),
+        }
+        ratios: dict[tuple[int, str, str], list[float]] = {}
+        for players in player_counts:
+            for round_ in range(rounds):
+                order = list(workers) if round_ % 2 else list(reversed(workers))
+                for name in order:
+                    figures: Figures = json.loads(workers[name].ask(players))
+                    for env, (_, engine, cost) in figures.items():
+                        ratios.setdefault((players, env, name), []).append(cost / engine)
+        for name, worker in workers.items():
+            print(f"{name}: {worker.runs}")
+            worker.close()
+    print(f"environment's cost over the engine's, median of {rounds} rounds of {games} games:")
+    for players in player_counts:
+        for env in dict.fromkeys(env for p, env, _ in ratios if p == players):
+            this = statistics.median(ratios[players, env, "this checkout"])
+            base = statistics.median(ratios.get((players, env, "baseline"), [float("nan")]))
+            print(f"  {players} players, {env}: this checkout {this:.2f}x, baseline {base:.2f}x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    parser.add_argument("--baseline", type=Path, help="another checkout to compare with")
+    parser.add_argument("--rounds", type=int, default=3, help="with --baseline: rounds per player count")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        _serve(args.games)
+        return
+    if args.baseline is not None:
+        compare(args.baseline.resolve(), args.games, args.players, args.rounds)
+        return
+    print(f"action space: {ACTION_COUNT} actions")
+    for players in args.players:
+        figures, counts = measure(range(args.games), players)
+        print(f"\n{players} players, {args.games} games each:")
+        mean = statistics.fmean(counts)
+        print(f"  legal actions per decision (uniform random games): mean {mean:.1f}, max {max(counts)}")
+        for name, (steps, engine, env) in figures.items():
+            report(name, steps, engine, env)
 
 
 if __name__ == "__main__":
