@@ -4,9 +4,11 @@ each game once and spreads it over species, and must say exactly what the defini
 
 from __future__ import annotations
 
+import json
 import shutil
 import statistics
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
@@ -89,24 +91,37 @@ def test_card_stats_say_what_the_definitions_say(home: StudyFolder) -> None:
         assert {b["bot"]: (b["n"], b["k"]) for b in got["by_bot"]} == want["bots"], card
 
 
-def _without_contests(home: StudyFolder, into) -> AnalyticsDB:
-    """A copy of ``home``'s dataset whose ``games`` files lack the contest columns, as
-    batches written before they existed do."""
-    copy = into / "older"
+def _made_older(home: StudyFolder, into: Path, every: int) -> Path:
+    """A copy of ``home``'s dataset where every ``every``-th batch is as batches written
+    before the contest columns were: its ``games`` file lacks them, its marker has no
+    columns digest."""
+    copy = into / f"older-{every}"
     shutil.copytree(home.root, copy)
-    for path in (copy / "analytics" / schema.GAMES).rglob("*.parquet"):
-        table = pq.read_table(path)
-        pq.write_table(table.drop_columns(list(DERIVED_COLUMNS)), path)
-    return AnalyticsDB(copy)
+    analytics = copy / "analytics"
+    for k, marker in enumerate(sorted((analytics / "_commits").glob("*.json"))):
+        if k % every:
+            continue
+        data = json.loads(marker.read_text())
+        del data["columns"]
+        marker.write_text(json.dumps(data))
+        for path in data["files"]:
+            if path.startswith(schema.GAMES + "/"):
+                table = pq.read_table(analytics / path)
+                pq.write_table(table.drop_columns(list(DERIVED_COLUMNS)), analytics / path)
+    return copy
 
 
-def test_older_batches_get_their_games_contests_from_the_players_table(home: StudyFolder, tmp_path) -> None:
+@pytest.mark.parametrize("every", [1, 2])
+def test_older_batches_get_their_games_contests_from_the_players_table(
+    home: StudyFolder, tmp_path: Path, every: int
+) -> None:
     with AnalyticsDB(home.root) as db:
         stored = card_stats(db)
         two_players = card_stats(db, "players = 2")
         assert db.run(f"SELECT count(*) FROM games WHERE {SEAT_WON} IS NULL").rows[0][0] == 0
-    with _without_contests(home, tmp_path) as db:
-        assert db.run(f"SELECT count(*) FROM games WHERE {SEAT_WON} IS NOT NULL").rows[0][0] == 0
+    with AnalyticsDB(_made_older(home, tmp_path, every)) as db:
+        older = db.run(f"SELECT count(*) FROM games WHERE {SEAT_WON} IS NULL").rows[0][0]
+        assert 0 < older <= db.run("SELECT count(*) FROM games").rows[0][0]
         assert card_stats(db) == stored
         assert card_stats(db, "players = 2") == two_players
 
