@@ -25,7 +25,13 @@ from cascadia.bots.base import Bot
 from cascadia.bots.hunter_bot import HunterBot
 from cascadia.bots.marking import bot_mark
 from cascadia.bots.registry import bot_for_turn
-from cascadia.domain.achievement_map import AchievementMap, AchievementMapError, GameFacts, PlayerPath
+from cascadia.domain.achievement_map import (
+    AchievementMap,
+    AchievementMapError,
+    GameFacts,
+    NotAWinnerError,
+    PlayerPath,
+)
 from cascadia.domain.errors import CascadiaError
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState
@@ -36,6 +42,10 @@ log = logging.getLogger("cascadia.maps")
 Chooser = Callable[[int, str, list[str]], str | None]
 """Chooses what a winner marks: ``(seat, player, what they may mark)`` to one of those,
 or ``None`` (nothing, or not now)."""
+
+
+class NotForAMapError(CascadiaError):
+    """A map's use case asked of a game that was not played for an achievement map."""
 
 
 @dataclass(frozen=True)
@@ -146,3 +156,21 @@ def settle_map_game(
         cell = current.path(player).marks[-1].cell
         winners.append(WinnerMark(seat, player, tuple(choices), choice, cell))
     return SettledGame(facts, current, True, None, tuple(winners))
+
+
+def mark_won_game(
+    store: GameStore,
+    map_id: UUID,
+    facts: GameFacts,
+    player: str,
+    achievement: str,
+    expected_version: int | None = None,
+) -> AchievementMap:
+    """``player`` marks ``achievement`` for the game of ``facts`` (RULES.md 8.1): a player
+    who did not win a finished game is refused first (:class:`NotAWinnerError`), then
+    as :func:`~cascadia.application.maps.mark_achievement` refuses."""
+    if facts.finished and player not in facts.winners:
+        raise NotAWinnerError(f"{player!r} did not win this game: only a winner marks (RULES.md 8.1)")
+    return mark_achievement(
+        store, map_id, player, UUID(facts.game_id), achievement, expected_version, facts=facts
+    )

@@ -141,22 +141,26 @@ class ServerStore:
 
     # -- writing ------------------------------------------------------------------------
 
-    def create(self, events: Sequence[GameEvent], record: ServerGameOpened) -> None:
-        """Store a new game's events and its record in one transaction."""
-        self._writer.append([*events, record])  # type: ignore[list-item]
+    def save_new_game(self, events: Sequence[object]) -> bool:
+        """Store a new game's events and its record in one transaction; ``False`` (nothing
+        written) if the game is stored already."""
+        try:
+            self._writer.append(events)  # type: ignore[arg-type]
+        except GameConflictError:
+            return False
+        return True
 
-    def append(self, game: Game) -> list[GameEvent]:
-        """Store the game's new events (:class:`GameConflictError` if another writer was
-        first: nothing is written); returns them."""
-        events = game.collect_events()
-        if events:
-            try:
-                self._writer.append(events)
-            except GameConflictError:
-                CONFLICTS.inc()
-                raise
-            self._remember(game)
-        return events
+    def save_events(self, events: Sequence[GameEvent]) -> None:
+        """Store one game's new events (:class:`GameConflictError` if another writer was
+        first: nothing is written). The next :meth:`game` reads them after the cached
+        state, as it reads any other process's."""
+        if not events:
+            return
+        try:
+            self._writer.append(events)
+        except GameConflictError:
+            CONFLICTS.inc()
+            raise
 
     def replace_link(self, game_id: UUID, seat: int, token_hash: str) -> None:
         """Store a seat's new token digest after the record as last read
@@ -215,15 +219,19 @@ class ServerStore:
         return state
 
     def game(self, game_id: UUID) -> Game:
-        """The game as stored now: a private copy the caller may play on."""
+        """The game as stored now: a private copy the caller may play on (the cached state
+        is copied, and brought up to date when events were stored after it)."""
         with self._lock:
             cached = self._games.get(game_id)
         if cached is None:
             game = self.store.game(game_id)
         else:
             game = Game(cached.state.copy())
-            for event in self.events(game_id, after=game.version):
-                Game.project(game, [event])
+            later = self.events(game_id, after=game.version)
+            if not later:
+                self._remember(cached)
+                return game
+            Game.project(game, later)
         self._remember(Game(game.state.copy()))
         return game
 
