@@ -19,10 +19,9 @@ from typing import Annotated, Any
 from uuid import UUID
 
 from cascadia.application.documents import document
-from cascadia.application.setup import setup_choices
+from cascadia.application.setup import MAX_PLAYERS, setup_choices
 from cascadia.domain.achievement_map import MAX_MAP_PLAYERS, STANDARD_MODE
 from cascadia.domain.components import TILES
-from cascadia.domain.game import MAX_PLAYERS
 from cascadia.domain.options import RESTRICTIONS
 from cascadia.projections.card_texts import all_cards
 from cascadia.server import health, metrics, problems

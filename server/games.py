@@ -17,7 +17,7 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID, uuid4
 
 from cascadia.application.games import (
@@ -30,7 +30,6 @@ from cascadia.application.games import (
 )
 from cascadia.application.setup import HUMAN, SeatSpec, game_options, seats_of
 from cascadia.domain.commands import from_dict
-from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 from cascadia.projections.turns import game_round
 from cascadia.replays.commitment import SALT_BYTES, SCHEME, seed_commitment
@@ -46,6 +45,9 @@ from cascadia.server.store import (
 )
 from cascadia.server.tokens import new_token, same_token, token_digest
 from cascadia.server.views import Masks, event_for, masks_for, state_for
+
+if TYPE_CHECKING:  # the type only: the use cases play the games
+    from cascadia.domain.game import Game
 
 __all__ = ["HUMAN", "CreatedGame", "GameService", "Played", "SeatSpec", "not_found"]
 

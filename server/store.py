@@ -18,19 +18,21 @@ from __future__ import annotations
 import dataclasses
 import os
 import threading
-from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
+from cascadia.application.game_cache import GameCache
 from cascadia.application.store import GameConflictError, GameNotFoundError, GameStore
 from cascadia.domain.events import GameEnded, GameEvent
-from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 from cascadia.server.group_commit import GroupCommit
 from cascadia.server.metrics import CONFLICTS
 from eventsourcing.utils import get_topic
+
+if TYPE_CHECKING:  # the type only: the games are loaded through the application's cache
+    from cascadia.domain.game import Game
 
 __all__ = [
     "GameConflictError",
@@ -43,8 +45,6 @@ __all__ = [
 
 NOTIFICATION_BATCH = 1000
 """Notifications read in one query by :meth:`ServerStore.games_in_play`."""
-CACHED_GAMES = 2000
-"""How many games' states a process keeps between requests (a few tens of kB each)."""
 RECORD_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/server-games")
 TICKET_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/stream-tickets")
 
@@ -122,8 +122,7 @@ class ServerStore:
 
     def __init__(self, home: str | os.PathLike[str] | None = None, env: dict[str, str] | None = None) -> None:
         self.store = GameStore(home, env)
-        self._games: OrderedDict[UUID, Game] = OrderedDict()
-        """The latest state of recently used games, least recently used first."""
+        self._games = GameCache(self.store.game, self.events)
         self._records: dict[UUID, _RecordState] = {}
         self._lock = threading.Lock()
         self._writer = GroupCommit(self.store.save_events, GameConflictError)
@@ -219,34 +218,13 @@ class ServerStore:
         return state
 
     def game(self, game_id: UUID) -> Game:
-        """The game as stored now: a private copy the caller may play on (the cached state
-        is copied, and brought up to date when events were stored after it)."""
-        with self._lock:
-            cached = self._games.get(game_id)
-        if cached is None:
-            game = self.store.game(game_id)
-        else:
-            game = Game(cached.state.copy())
-            later = self.events(game_id, after=game.version)
-            if not later:
-                self._remember(cached)
-                return game
-            Game.project(game, later)
-        self._remember(Game(game.state.copy()))
-        return game
-
-    def _remember(self, game: Game) -> None:
-        """Keep the game's state for the next request (at most :data:`CACHED_GAMES`)."""
-        with self._lock:
-            self._games[game.id] = game
-            self._games.move_to_end(game.id)
-            while len(self._games) > CACHED_GAMES:
-                self._games.popitem(last=False)
+        """The game as stored now: a private copy the caller may play on (through the
+        process's :class:`~cascadia.application.game_cache.GameCache`)."""
+        return self._games.game(game_id)
 
     def options(self, game_id: UUID) -> GameOptions:
         """The game's options (they never change: read from the cached game if any)."""
-        with self._lock:
-            cached = self._games.get(game_id)
+        cached = self._games.cached(game_id)
         return (cached or self.game(game_id)).state.options
 
     def events(self, game_id: UUID, after: int = 0) -> list[GameEvent]:
