@@ -37,6 +37,7 @@ from cascadia.projections.map_svg import map_svg
 from cascadia.server.errors import answering, map_not_found
 from cascadia.server.games import HUMAN, GameService
 from cascadia.server.numbers import parse_id
+from cascadia.server.store import ServerGameOpened
 
 __all__ = ["MapService", "map_not_found", "parse_map_id"]
 
@@ -89,17 +90,23 @@ class MapService:
         player's open standard achievements, as in a simulated campaign."""
         return map_bot_for_turn(self.store, self.games.record(game_id).map_id, state)
 
-    def settle(self, game_id: UUID) -> SettledGame | None:
+    def settle(self, game_id: UUID) -> None:
         """Once a map's game is over: record it on the map, then let its bot winners
-        mark (each at most once; safe to call again, or from several processes); the
-        game and its map as they stand (``None``: a game not for a map)."""
+        mark (each at most once; safe to call again, or from several processes)."""
         record = self.games.record(game_id)
         if record.map_id is None:
-            return None
+            return
         facts = self._facts(game_id)
+        if facts.finished:
+            self._settle(record, facts)
+
+    def _settle(self, record: ServerGameOpened, facts: GameFacts) -> SettledGame:
+        """:func:`~cascadia.application.map_games.settle_map_game` with the bots' rule for
+        the bot seats (a human seat marks by its token)."""
+        assert record.map_id is not None
         bots = [kind != HUMAN for kind in record.kinds]
         with answering(record.map_id):
-            return settle_map_game(self.store, record.map_id, game_id, bots_choose(bots), facts)
+            return settle_map_game(self.store, record.map_id, record.game_id, bots_choose(bots), facts)
 
     def markable(self, game_id: UUID, seat: int) -> dict[str, Any]:
         """What the seat's player may mark for this game now, and what they marked."""
@@ -153,12 +160,13 @@ class MapService:
         }
 
     def _settled(self, game_id: UUID) -> SettledGame:
-        """The game settled on its map (409 ``not-for-a-map`` for a game not for one)."""
-        settled = self.settle(game_id)
-        if settled is None:
+        """The game settled on its map, and the map as it stands (409 ``not-for-a-map``
+        for a game not played for one)."""
+        record = self.games.record(game_id)
+        if record.map_id is None:
             with answering(game_id):
                 raise NotForAMapError("this game was not played for an achievement map")
-        return settled
+        return self._settle(record, self._facts(game_id))
 
     def _facts(self, game_id: UUID) -> GameFacts:
         return game_facts(self.games.game(game_id).state)
