@@ -53,7 +53,12 @@ class Seats:
     @property
     def bots(self) -> list[bool]:
         """Per seat, whether a bot plays it."""
-        return [kind != HUMAN for kind in self.kinds]
+        return bot_seats(self.kinds)
+
+
+def bot_seats(kinds: Sequence[str]) -> list[bool]:
+    """Per seat of kind :data:`HUMAN` or a bot's name, whether a bot plays it."""
+    return [kind != HUMAN for kind in kinds]
 
 
 def check_seat_names(names: Sequence[str]) -> None:

@@ -28,7 +28,7 @@ from cascadia.application.games import (
     run_bots,
     start_game,
 )
-from cascadia.application.setup import HUMAN, SeatSpec, game_options, seats_of
+from cascadia.application.setup import HUMAN, SeatSpec, bot_seats, game_options, seats_of
 from cascadia.domain.commands import from_dict
 from cascadia.domain.options import GameOptions
 from cascadia.projections.turns import game_round
@@ -67,7 +67,7 @@ class CreatedGame:
     @property
     def has_bots(self) -> bool:
         """Whether a seat is a bot's (then the bots may have a turn to play at once)."""
-        return any(kind != HUMAN for kind in self.record.kinds)
+        return any(bot_seats(self.record.kinds))
 
 
 @dataclass(frozen=True)
@@ -275,7 +275,7 @@ class GameService:
         return Played(game.version, [event_for(e, masks) for e in applied.events], follow_up)
 
     def bot_due(self, game: Game, record: ServerGameOpened) -> bool:
-        return bot_to_move(game.state, _bots(record))
+        return bot_to_move(game.state, bot_seats(record.kinds))
 
     def run_bots(self, game_id: UUID, bot_for: BotFor | None = None) -> int | None:
         """Let the bots play while it is a bot's turn, one stored turn at a time
@@ -284,9 +284,4 @@ class GameService:
         :func:`~cascadia.bots.registry.bot_for_turn`)."""
         record = self.record(game_id)
         with answering(game_id):
-            return run_bots(self.store, game_id, _bots(record), bot_for)
-
-
-def _bots(record: ServerGameOpened) -> list[bool]:
-    """Per seat of a server game, whether a bot plays it."""
-    return [kind != HUMAN for kind in record.kinds]
+            return run_bots(self.store, game_id, bot_seats(record.kinds), bot_for)

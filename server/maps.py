@@ -28,6 +28,7 @@ from cascadia.application.map_games import (
     settle_map_game,
 )
 from cascadia.application.maps import create_map, list_maps, load_map
+from cascadia.application.setup import bot_seats
 from cascadia.bots.base import Bot
 from cascadia.domain.achievement_map import GameFacts
 from cascadia.domain.options import GameOptions
@@ -35,7 +36,7 @@ from cascadia.domain.state import GameState
 from cascadia.projections.achievement_progress import achievement_label, game_facts, map_progress
 from cascadia.projections.map_svg import map_svg
 from cascadia.server.errors import answering, map_not_found
-from cascadia.server.games import HUMAN, GameService
+from cascadia.server.games import GameService
 from cascadia.server.numbers import parse_id
 from cascadia.server.store import ServerGameOpened
 
@@ -104,9 +105,9 @@ class MapService:
         """:func:`~cascadia.application.map_games.settle_map_game` with the bots' rule for
         the bot seats (a human seat marks by its token)."""
         assert record.map_id is not None
-        bots = [kind != HUMAN for kind in record.kinds]
         with answering(record.map_id):
-            return settle_map_game(self.store, record.map_id, record.game_id, bots_choose(bots), facts)
+            choose = bots_choose(bot_seats(record.kinds))
+            return settle_map_game(self.store, record.map_id, record.game_id, choose, facts)
 
     def markable(self, game_id: UUID, seat: int) -> dict[str, Any]:
         """What the seat's player may mark for this game now, and what they marked."""
