@@ -2,10 +2,11 @@
 
 The map's players are bots (each player's name is a bot's name, and it sits at every
 game: a map of 2 to 4 players). Game after game, with seeds S, S+1, ...: the mode is
-chosen before the game (:func:`next_mode`), the game is played by the bots, stored and
-recorded on the map (so the campaign counts every game), and each winner marks by the
-bots' rule (:func:`cascadia.bots.marking.bot_mark`), each mark checked by the map
-against the stored game like any other.
+chosen before the game (:func:`next_mode`), the game is played by the bots and stored,
+and its end is settled as every map's game is
+(:func:`~cascadia.application.map_games.settle_map_game`: recorded on the map, so the
+campaign counts every game, then each winner marks by the bots' rule), each mark
+checked by the map against the stored game like any other.
 
 The ``campaign`` schedule plays for the player furthest along their path (most cells
 filled, the first path on a tie) among those with something still open: the modes
@@ -28,17 +29,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from uuid import UUID
 
-from cascadia.application.maps import load_map, mark_achievement, record_game, stored_game_facts
+from cascadia.application.map_games import bots_choose, open_standard, pursue_open, settle_map_game
+from cascadia.application.maps import load_map
 from cascadia.application.store import GameStore
 from cascadia.bots.base import Bot
-from cascadia.bots.hunter_bot import HunterBot
-from cascadia.bots.marking import bot_mark
 from cascadia.bots.registry import bot_game_id, check_bot_names, continue_game, make_bots, recorded_bots
 from cascadia.domain.achievement_map import ACHIEVEMENT_MODES, STANDARD_MODE, MapState, PlayerPath
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import Game
 from cascadia.domain.options import RESTRICTIONS, GameOptions
-from cascadia.projections.achievements import ACHIEVEMENTS
 
 CAMPAIGN = "campaign"
 
@@ -54,11 +53,6 @@ class CampaignGame:
     winners: tuple[str, ...]
     marks: tuple[tuple[str, str], ...]
     """(player, achievement) for each mark made after this game."""
-
-
-def open_standard(path: PlayerPath) -> list[str]:
-    """The standard achievements (RULES.md 8) the player has not marked, in order."""
-    return [a for a in ACHIEVEMENTS if not path.marked(a)]
 
 
 def open_modes(path: PlayerPath) -> list[str]:
@@ -88,11 +82,10 @@ def next_mode(schedule: str, state: MapState, index: int) -> str | None:
 def seat_bots(state: MapState, players: list[str], seed: int) -> list[Bot]:
     """The map's bot players for one game; each hunter pursues its player's open
     standard achievements."""
-    bots = make_bots(players, seed)
-    for bot, player in zip(bots, players, strict=True):
-        if isinstance(bot, HunterBot):
-            bot.pursue(open_standard(state.paths[player]))
-    return bots
+    return [
+        pursue_open(bot, state.paths[player])
+        for bot, player in zip(make_bots(players, seed), players, strict=True)
+    ]
 
 
 def mode_options(base: GameOptions, mode: str) -> GameOptions:
@@ -125,15 +118,11 @@ def simulate_campaign(
             game = Game.start(seed, players, options, game_id, bots=recorded_bots(players))
             continue_game(game, seat_bots(state, players, seed))
             stored = store.save_new_game(game.collect_events())
-            record_game(store, map_id, game_id)
-        facts = stored_game_facts(store, game_id)
-        marks = []
-        for winner in facts.winners:
-            achievement = bot_mark(load_map(store, map_id).markable(winner, facts))
-            if achievement is not None:
-                mark_achievement(store, map_id, winner, game_id, achievement)
-                marks.append((winner, achievement))
-        yield CampaignGame(seed, game_id, mode, stored, facts.winners, tuple(marks))
+        settled = settle_map_game(store, map_id, game_id, bots_choose([True] * len(players)))
+        if settled.refusal is not None:
+            raise settled.refusal
+        marks = tuple((w.player, w.achievement) for w in settled.winners if w.achievement is not None)
+        yield CampaignGame(seed, game_id, mode, stored, settled.facts.winners, marks)
 
 
 def recorded_mode(state: MapState, seed: int, players: list[str], base: GameOptions) -> str | None:

@@ -33,7 +33,11 @@ class MapNotFoundError(CascadiaError, LookupError):
     """No map with that name or id is stored."""
 
 
-class StaleMapError(GameConflictError):
+class MapConflictError(GameConflictError):
+    """The map changed under a change to it (another writer saved first): nothing was saved."""
+
+
+class StaleMapError(MapConflictError):
     """The map is no longer at the version the caller expected: nothing was saved."""
 
 
@@ -133,11 +137,14 @@ def mark_achievement(
     game_id: UUID,
     achievement: str,
     expected_version: int | None = None,
+    facts: GameFacts | None = None,
 ) -> AchievementMap:
     """``player`` marks ``achievement`` for the stored game ``game_id`` (RULES.md 8.1);
     a refusal is the map's typed :class:`~cascadia.domain.achievement_map.MarkError`.
-    With ``expected_version``, a map that has moved on is :class:`StaleMapError`."""
-    facts = stored_game_facts(store, game_id)
+    With ``expected_version``, a map that has moved on is :class:`StaleMapError`.
+    ``facts``: the game's facts as :func:`stored_game_facts` gives them, if the caller
+    has them already."""
+    facts = facts or stored_game_facts(store, game_id)
     return _change(
         store,
         map_id,
@@ -146,9 +153,12 @@ def mark_achievement(
     )
 
 
-def record_game(store: GameStore, map_id: UUID, game_id: UUID) -> AchievementMap:
-    """Record the stored game ``game_id`` as played for the map (RULES.md 8.1)."""
-    facts = stored_game_facts(store, game_id)
+def record_game(
+    store: GameStore, map_id: UUID, game_id: UUID, facts: GameFacts | None = None
+) -> AchievementMap:
+    """Record the stored game ``game_id`` as played for the map (RULES.md 8.1); ``facts``
+    as :func:`mark_achievement` takes them."""
+    facts = facts or stored_game_facts(store, game_id)
     return _change(store, map_id, lambda achievement_map: achievement_map.record_game(facts))
 
 
@@ -176,6 +186,4 @@ def _change(
                 raise StaleMapError(f"map {map_id} changed meanwhile; nothing was saved") from None
             continue
         return achievement_map
-    raise GameConflictError(
-        f"map {map_id} kept changing under {DEFAULT_ATTEMPTS} attempts; nothing was saved"
-    )
+    raise MapConflictError(f"map {map_id} kept changing under {DEFAULT_ATTEMPTS} attempts; nothing was saved")

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from cascadia.application.setup import game_options
 from cascadia.bots.simulation import parse_seed_range
 from cascadia.domain.errors import InvalidOptionError
-from cascadia.domain.options import RESTRICTIONS, GameOptions
+from cascadia.domain.options import GameOptions
 from cascadia.domain.rng import MAX_SEED
 
 CardsOption = Annotated[
@@ -51,26 +52,19 @@ def options_from_flags(
     rules: list[str] | None = None,
     achievement_mode: str | None = None,
 ) -> GameOptions:
-    """The game options the flags name; an unknown rule raises :class:`InvalidOptionError`.
-
-    A restriction's achievement mode turns that restriction on."""
-    restrictions = {}
-    mode = achievement_mode.strip().replace("-", "_") if achievement_mode is not None else None
-    if mode in RESTRICTIONS:
-        restrictions[mode] = True
-    for name in rules or []:
-        key = name.strip().replace("-", "_")
-        if key not in RESTRICTIONS:
-            raise InvalidOptionError(f"unknown rule {name!r}; choose from {', '.join(RESTRICTIONS)}")
-        restrictions[key] = True
-    return GameOptions(
-        cards=cards,
-        balanced_bag=balanced_bag,
-        salmon_runs=salmon_runs,
-        elk_rings=elk_rings,
-        majority_bonus=not no_majority,
-        achievement_mode=mode,
-        **restrictions,
+    """The game options the flags name (:func:`~cascadia.application.setup.game_options`:
+    a restriction's achievement mode turns that restriction on); options a game cannot
+    have raise :class:`~cascadia.application.setup.InvalidSetupError`."""
+    return game_options(
+        {
+            "cards": cards,
+            "balanced_bag": balanced_bag,
+            "salmon_runs": salmon_runs,
+            "elk_rings": elk_rings,
+            "majority_bonus": not no_majority,
+            "rules": rules or [],
+            "achievement_mode": achievement_mode,
+        }
     )
 
 

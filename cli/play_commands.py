@@ -26,7 +26,8 @@ from cascadia.application.games import (
     play_bot_turn,
     start_game,
 )
-from cascadia.application.maps import find_map, load_map, mark_achievement, record_game, stored_game_facts
+from cascadia.application.map_games import settle_map_game
+from cascadia.application.maps import find_map
 from cascadia.application.store import GameStore
 from cascadia.bots.base import Bot
 from cascadia.bots.marking import bot_mark
@@ -53,7 +54,6 @@ from cascadia.cli.play_view import (
     rotation_table,
 )
 from cascadia.cli.score_commands import sheet_table
-from cascadia.domain.achievement_map import AchievementMapError
 from cascadia.domain.commands import Command
 from cascadia.domain.components import TILES
 from cascadia.domain.errors import IllegalMoveError
@@ -378,30 +378,27 @@ class PlayLoop:
             self.mark_on_map(self.map_id)
 
     def mark_on_map(self, map_id: UUID) -> None:
-        """RULES.md 8.1: record the game on the map, then let each winner on the map mark:
-        a human chooses among what they may mark (or nothing), a bot by its rule."""
-        store, game_id = self.store, self.game_id
-        facts = stored_game_facts(store, game_id)
-        achievement_map = load_map(store, map_id)
-        name = achievement_map.state.name
-        if str(game_id) not in achievement_map.state.games:
-            try:
-                record_game(store, map_id, game_id)
-            except AchievementMapError as error:
-                say(f"Not recorded on the map {name}: {error}")
-                return
-        for winner in facts.winners:
-            choices = load_map(store, map_id).markable(winner, facts)
-            if not choices:
-                say(f"{winner} has nothing to mark on the map {name}.")
-                continue
-            choice = bot_mark(choices) if is_bot(winner) else self.ask_mark(winner, choices)
-            if choice is None:
-                say(f"{winner} marks nothing.")
-                continue
-            marked = mark_achievement(store, map_id, winner, game_id, choice)
-            cell = marked.path(winner).marks[-1].cell
-            say(f"{winner} marks {achievement_label(choice)} on the map {name}: cell {cell}.")
+        """RULES.md 8.1, as every map's game ends
+        (:func:`~cascadia.application.map_games.settle_map_game`): the game is recorded on
+        the map, then each winner on the map may mark: a human chooses among what they
+        may mark (or nothing), a bot by its rule."""
+        settled = settle_map_game(self.store, map_id, self.game_id, self.choose_mark)
+        name = settled.map.state.name
+        if settled.refusal is not None:
+            say(f"Not recorded on the map {name}: {settled.refusal}")
+            return
+        for winner in settled.winners:
+            if not winner.choices:
+                say(f"{winner.player} has nothing to mark on the map {name}.")
+            elif winner.achievement is None:
+                say(f"{winner.player} marks nothing.")
+            else:
+                label = achievement_label(winner.achievement)
+                say(f"{winner.player} marks {label} on the map {name}: cell {winner.cell}.")
+
+    def choose_mark(self, _: int, winner: str, choices: list[str]) -> str | None:
+        """What a winner marks: a bot by its rule, a human as asked (:meth:`ask_mark`)."""
+        return bot_mark(choices) if is_bot(winner) else self.ask_mark(winner, choices)
 
     def ask_mark(self, winner: str, choices: list[str]) -> str | None:
         """Ask a human winner which achievement to mark (a number, or ``none``)."""

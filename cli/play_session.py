@@ -28,6 +28,7 @@ from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
 
+from cascadia.application.setup import check_seat_names
 from cascadia.bots.registry import is_bot_name, misspelt_bot, unknown_bot_message
 from cascadia.domain.commands import (
     Command,
@@ -47,7 +48,6 @@ from cascadia.domain.hexgrid import Hex, distinct_rotations
 
 DEFAULT_HUMAN = "you"
 DEFAULT_BOT = "greedy"
-MAX_NAME_LENGTH = 24
 
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
 HELP_WORDS = frozenset({"help", "h", "?"})
@@ -86,7 +86,9 @@ def seat_names(text: str | None, players: int | None) -> list[str]:
 
     Without names: one human (``you``) and ``players - 1`` greedy bots (2 seats by
     default). Names are comma-separated; one that spells a bot's name in any case is
-    that bot (stored in lower case); the others are humans and must differ. A name one
+    that bot (stored in lower case); the others are humans
+    (:func:`~cascadia.application.setup.check_seat_names`: at most 4 seats, humans'
+    names differ). A name one
     typo from a bot's (``greedyy``), or of the form ``NAME@N`` that is no bot, is refused
     as a misspelt bot; in double quotes (``"Ransom"``) it is a person's name."""
     if players is not None and not 1 <= players <= MAX_PLAYERS:
@@ -99,14 +101,7 @@ def seat_names(text: str | None, players: int | None) -> list[str]:
         raise InvalidOptionError(f"--seat-names has an empty name in {text!r}; give names like 'ann,greedy'")
     if players is not None and players != len(names):
         raise InvalidOptionError(f"--seat-names names {len(names)} seat(s) but --players is {players}")
-    if not 1 <= len(names) <= MAX_PLAYERS:
-        raise InvalidOptionError(f"a game has 1 to {MAX_PLAYERS} players, not {len(names)}")
-    too_long = [name for name in names if len(name) > MAX_NAME_LENGTH]
-    if too_long:
-        raise InvalidOptionError(f"seat names have at most {MAX_NAME_LENGTH} characters: {too_long[0]!r}")
-    humans = [name for name in names if not is_bot(name)]
-    if len(set(humans)) != len(humans):
-        raise InvalidOptionError(f"two human seats have the same name in {text!r}")
+    check_seat_names(names)
     return names
 
 

@@ -19,11 +19,10 @@ from typing import Annotated, Any
 from uuid import UUID
 
 from cascadia.application.documents import document
-from cascadia.bots.registry import BOTS
+from cascadia.application.setup import MAX_PLAYERS, setup_choices
 from cascadia.domain.achievement_map import MAX_MAP_PLAYERS, STANDARD_MODE
 from cascadia.domain.components import TILES
-from cascadia.domain.game import MAX_PLAYERS
-from cascadia.domain.options import RESTRICTIONS, GameOptions
+from cascadia.domain.options import RESTRICTIONS
 from cascadia.projections.card_texts import all_cards
 from cascadia.server import health, metrics, problems
 from cascadia.server.access_log import AccessLog, configure_logging
@@ -301,18 +300,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/options")
     def options() -> JSONResponse:
-        defaults = GameOptions().to_dict()
-        return answer(
-            {
-                "bots": sorted(BOTS),
-                "max_players": MAX_PLAYERS,
-                "restrictions": list(RESTRICTIONS),
-                "options": defaults,
-                "tiles": [
-                    {"id": t.id, "habitats": list(t.habitats), "wildlife": list(t.wildlife)} for t in TILES
-                ],
-            }
-        )
+        """What a new game may have and how the choices combine (the application's
+        :func:`~cascadia.application.setup.setup_choices`), and the tile catalogue."""
+        tiles = [{"id": t.id, "habitats": list(t.habitats), "wildlife": list(t.wildlife)} for t in TILES]
+        return answer({**setup_choices(), "tiles": tiles})
 
     @app.get("/api/cards")
     def read_cards() -> JSONResponse:

@@ -1,5 +1,9 @@
-"""The server's use cases: create a game, read it as a viewer, play a seat's command,
-let the bots move. Each raises :class:`~cascadia.server.problems.Problem` for a refusal.
+"""The server's games: create one, read it as a viewer, play a seat's command, let the
+bots move. An adapter: the use cases are the application layer's
+(:mod:`cascadia.application.games`, :mod:`cascadia.application.setup`); their typed
+errors become :class:`~cascadia.server.problems.Problem` answers through
+:mod:`cascadia.server.errors`. What is the server's own stays here: tokens, the seed
+commitment and its salt, each viewer's masks.
 
 A server game gets a seed from :mod:`secrets`, a random id (UUID4) and a commitment to
 its seed (:mod:`cascadia.replays.commitment`); its seed and salt stay in the store and
@@ -13,24 +17,28 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID, uuid4
 
-from cascadia.bots.base import Bot
-from cascadia.bots.registry import BOTS, bot_for_turn, is_bot_name, recorded_bots
+from cascadia.application.games import (
+    BotFor,
+    GameNotOverError,
+    apply_command,
+    bot_to_move,
+    run_bots,
+    start_game,
+)
+from cascadia.application.setup import HUMAN, SeatSpec, bot_seats, game_options, seats_of
 from cascadia.domain.commands import from_dict
-from cascadia.domain.errors import CommandFormatError, IllegalMoveError, InvalidOptionError
-from cascadia.domain.game import MAX_PLAYERS, Game
-from cascadia.domain.options import RESTRICTIONS, GameOptions
-from cascadia.domain.state import GameState
+from cascadia.domain.options import GameOptions
 from cascadia.projections.turns import game_round
 from cascadia.replays.commitment import SALT_BYTES, SCHEME, seed_commitment
 from cascadia.replays.format import LogHeader, encode_log
 from cascadia.replays.scores import final_score_sheet
+from cascadia.server.errors import answering, game_not_found
 from cascadia.server.problems import Problem
 from cascadia.server.store import (
     GameConflictError,
-    GameNotFoundError,
     ServerGameOpened,
     ServerStore,
     record_id,
@@ -38,16 +46,13 @@ from cascadia.server.store import (
 from cascadia.server.tokens import new_token, same_token, token_digest
 from cascadia.server.views import Masks, event_for, masks_for, state_for
 
-HUMAN = "human"
+if TYPE_CHECKING:  # the type only: the use cases play the games
+    from cascadia.domain.game import Game
+
+__all__ = ["HUMAN", "CreatedGame", "GameService", "Played", "SeatSpec", "not_found"]
+
 log = logging.getLogger("cascadia.server")
-
-
-@dataclass(frozen=True)
-class SeatSpec:
-    """One seat of a new game: a human's name, or a bot's name."""
-
-    name: str | None = None
-    bot: str | None = None
+not_found = game_not_found
 
 
 @dataclass(frozen=True)
@@ -62,7 +67,7 @@ class CreatedGame:
     @property
     def has_bots(self) -> bool:
         """Whether a seat is a bot's (then the bots may have a turn to play at once)."""
-        return any(kind != HUMAN for kind in self.record.kinds)
+        return any(bot_seats(self.record.kinds))
 
 
 @dataclass(frozen=True)
@@ -77,59 +82,8 @@ class Played:
     settling have work to do (a game of humans only in play has none)"""
 
 
-def not_found(game_id: object) -> Problem:
-    return Problem(404, "game-not-found", "Game not found", f"no game {str(game_id)[:64]}")
-
-
-def _invalid_options(detail: str) -> Problem:
-    return Problem(422, "invalid-options", "Invalid game", detail)
-
-
-def game_options(options: dict[str, Any]) -> GameOptions:
-    """The game options of a create request (the command line's options; ``rules`` a list)."""
-    settings = dict(options)
-    for name in settings.pop("rules", None) or []:
-        key = str(name).strip().replace("-", "_")
-        if key not in RESTRICTIONS:
-            raise _invalid_options(f"unknown rule {str(name)[:40]!r}; choose from {', '.join(RESTRICTIONS)}")
-        settings[key] = True
-    try:
-        return GameOptions.from_dict(settings)
-    except (InvalidOptionError, TypeError) as error:
-        raise _invalid_options(str(error)) from None
-
-
-def seat_names(seats: list[SeatSpec]) -> tuple[list[str], list[str]]:
-    """Seat names and kinds (``human`` or the bot's name) of a create request."""
-    if not 1 <= len(seats) <= MAX_PLAYERS:
-        raise _invalid_options(f"a game has 1 to {MAX_PLAYERS} seats, not {len(seats)}")
-    names, kinds = [], []
-    for seat in seats:
-        if (seat.name is None) == (seat.bot is None):
-            raise _invalid_options("each seat is {'name': ...} (a human) or {'bot': ...}")
-        if seat.bot is not None:
-            if seat.bot not in BOTS:  # by plain name: no budgets chosen by the caller
-                raise _invalid_options(
-                    f"unknown bot {seat.bot[:40]!r}; choose from {', '.join(sorted(BOTS))}"
-                )
-            names.append(seat.bot)
-            kinds.append(seat.bot)
-            continue
-        name = (seat.name or "").strip()
-        if not name:
-            raise _invalid_options("a human seat needs a name")
-        if is_bot_name(name.lower()):
-            raise _invalid_options(f"{name!r} is a bot's name; name a human seat otherwise")
-        names.append(name)
-        kinds.append(HUMAN)
-    humans = [n for n, k in zip(names, kinds, strict=True) if k == HUMAN]
-    if len(set(humans)) != len(humans):
-        raise _invalid_options("two human seats have the same name")
-    return names, kinds
-
-
 class GameService:
-    """The use cases over one :class:`ServerStore`."""
+    """The server's games over one :class:`ServerStore`."""
 
     def __init__(self, store: ServerStore) -> None:
         self.store = store
@@ -143,36 +97,34 @@ class GameService:
         check: Callable[[list[str], GameOptions], None] | None = None,
         map_id: UUID | None = None,
     ) -> CreatedGame:
-        """A new game; ``check`` may refuse its seat names and options (a Problem) before
-        anything is stored; ``map_id``: the achievement map it is played for."""
-        names, kinds = seat_names(seats)
-        game_options_ = game_options(options)
-        if check is not None:
-            check(names, game_options_)
+        """A new game; ``check`` may refuse its seat names and options (a typed error of
+        the use cases, or a Problem) before anything is stored; ``map_id``: the
+        achievement map it is played for."""
+        with answering(map_id):
+            chosen = seats_of(seats)
+            settings = game_options(options)
+            if check is not None:
+                check(chosen.names, settings)
         seed = secrets.randbits(64)
         salt = secrets.token_bytes(SALT_BYTES)
         game_id = uuid4()
-        try:
-            game = Game.start(seed, names, game_options_, game_id=game_id, bots=recorded_bots(names))
-        except InvalidOptionError as error:
-            raise _invalid_options(str(error)) from None
-        tokens = [new_token() if kind == HUMAN else None for kind in kinds]
+        tokens = [new_token() if kind == HUMAN else None for kind in chosen.kinds]
         creator_token = new_token()
         record = ServerGameOpened(
             originator_id=record_id(game_id),
             originator_version=1,
             game_id=game_id,
-            kinds=kinds,
+            kinds=chosen.kinds,
             token_hashes=[None if t is None else token_digest(t) for t in tokens],
             commitment=seed_commitment(seed, salt),
             salt=salt.hex(),
             map_id=map_id,
             creator_hash=token_digest(creator_token),
         )
-        events = game.collect_events()
-        self.store.create(events, record)
-        log.info("game %s created: %s", game_id, ", ".join(kinds))
-        return CreatedGame(game_id, record, names, tokens, creator_token, events[-1].originator_version)
+        with answering(game_id):
+            game = start_game(self.store, seed, chosen.names, settings, game_id, beside=[record])
+        log.info("game %s created: %s", game_id, ", ".join(chosen.kinds))
+        return CreatedGame(game_id, record, chosen.names, tokens, creator_token, game.version)
 
     def reissue(self, game_id: UUID, seat: int, creator_token: str) -> str:
         """A new token for a human seat, asked for with the creator's token; from now on
@@ -197,29 +149,26 @@ class GameService:
     # -- reading ------------------------------------------------------------------------
 
     def record(self, game_id: UUID) -> ServerGameOpened:
-        try:
+        with answering(game_id):
             return self.store.record(game_id)
-        except GameNotFoundError:
-            raise not_found(game_id) from None
 
     def seat_hashes(self, game_id: UUID) -> tuple[list[str | None], frozenset[str]]:
         """Each seat's current token digest and the replaced ones, as stored now."""
-        try:
+        with answering(game_id):
             return self.store.seat_hashes(game_id)
-        except GameNotFoundError:
-            raise not_found(game_id) from None
 
     def game(self, game_id: UUID) -> Game:
-        self.record(game_id)
-        try:
-            return self.store.game(game_id)
-        except GameNotFoundError:
-            raise not_found(game_id) from None
+        """A server game as stored now (404 for an id that is no server game's)."""
+        return self._load(self.record(game_id))
+
+    def _load(self, record: ServerGameOpened) -> Game:
+        with answering(record.game_id):
+            return self.store.game(record.game_id)
 
     def view(self, game_id: UUID, seat: int | None) -> dict[str, Any]:
         """The game as a spectator (``seat=None``) or one seat sees it."""
         record = self.record(game_id)
-        game = self.game(game_id)
+        game = self._load(record)
         state = game.state
         view = {
             **self.summary(record, game),
@@ -283,7 +232,8 @@ class GameService:
     def finished_game(self, game_id: UUID) -> Game:
         game = self.game(game_id)
         if not game.finished:
-            raise Problem(409, "game-not-over", "Game not over", "the game is still being played")
+            with answering(game_id):
+                raise GameNotOverError("the game is still being played")
         return game
 
     def score(self, game_id: UUID) -> dict[str, Any]:
@@ -296,7 +246,7 @@ class GameService:
 
     def fairness(self, game_id: UUID) -> dict[str, Any]:
         record = self.record(game_id)
-        game = self.game(game_id)
+        game = self._load(record)
         over = game.finished
         return {
             "scheme": SCHEME,
@@ -308,60 +258,30 @@ class GameService:
     # -- playing ------------------------------------------------------------------------
 
     def play(self, game_id: UUID, seat: int, data: Any, expected_version: int) -> Played:
-        """Apply one seat's command: the new version, the stored events as that seat
+        """Apply one seat's command (:func:`~cascadia.application.games.apply_command`,
+        at the version the seat saw): the new version, the stored events as that seat
         sees them, and whether the bots have a turn to play or the game is over (the
         work :meth:`run_bots` and the map's settling do after the answer)."""
-        try:
+        with answering(game_id):
             command = from_dict(data)
-        except CommandFormatError as error:
-            raise Problem(422, "invalid-command", "Invalid command", str(error)) from None
-        game = self.game(game_id)
-        if game.version != expected_version:
-            raise _stale(game.version, expected_version)
-        if not game.finished and game.state.current != seat:
-            raise Problem(403, "not-your-turn", "Not your turn", f"it is seat {game.state.current}'s turn")
-        try:
-            game.execute(command)
-        except IllegalMoveError as error:
-            extra: dict[str, Any] = {"error": type(error).__name__, "rule": error.rule}
-            if hasattr(command, "q"):
-                extra["hex"] = [command.q, command.r]
-            raise Problem(422, "illegal-move", "Illegal move", str(error), **extra) from None
-        try:
-            events = self.store.append(game)
-        except GameConflictError:
-            raise _stale(None, expected_version) from None
+        record = self.record(game_id)
+        with answering(game_id, command):
+            applied = apply_command(
+                self.store, game_id, command, expected_version=expected_version, seat=seat
+            )
+        game = applied.game
         masks = masks_for(game.state, seat)
-        follow_up = game.finished or self.bot_due(game, self.record(game_id))
-        return Played(game.version, [event_for(e, masks) for e in events], follow_up)
+        follow_up = game.finished or self.bot_due(game, record)
+        return Played(game.version, [event_for(e, masks) for e in applied.events], follow_up)
 
     def bot_due(self, game: Game, record: ServerGameOpened) -> bool:
-        return not game.finished and record.kinds[game.state.current] != HUMAN
+        return bot_to_move(game.state, bot_seats(record.kinds))
 
-    def run_bots(self, game_id: UUID, bot_for: Callable[[UUID, GameState], Bot] | None = None) -> int | None:
-        """Let the bots play while it is a bot's turn, one stored turn at a time; returns
-        the game's version if they moved. ``bot_for`` makes the bot of a turn (default:
-        :func:`bot_for_turn`). Another process doing the same is harmless: the loser of a
-        race stops."""
+    def run_bots(self, game_id: UUID, bot_for: BotFor | None = None) -> int | None:
+        """Let the bots play while it is a bot's turn, one stored turn at a time
+        (:func:`~cascadia.application.games.run_bots`); returns the game's version if
+        they moved. ``bot_for`` makes the bot of a turn (default:
+        :func:`~cascadia.bots.registry.bot_for_turn`)."""
         record = self.record(game_id)
-        game = self.store.game(game_id)
-        moved = None
-        while self.bot_due(game, record):
-            bot = bot_for_turn(game.state) if bot_for is None else bot_for(game_id, game.state)
-            bot.play_turn(game)
-            try:
-                self.store.append(game)
-            except GameConflictError:
-                break
-            moved = game.version
-        return moved
-
-
-def _stale(actual: int | None, expected: int) -> Problem:
-    now = "" if actual is None else f" (it is now at version {actual})"
-    return Problem(
-        409,
-        "stale-version",
-        "Stale version",
-        f"the game has moved on since version {expected}{now}; reload it and try again",
-    )
+        with answering(game_id):
+            return run_bots(self.store, game_id, bot_seats(record.kinds), bot_for)

@@ -18,19 +18,21 @@ from __future__ import annotations
 import dataclasses
 import os
 import threading
-from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
+from cascadia.application.game_cache import GameCache
 from cascadia.application.store import GameConflictError, GameNotFoundError, GameStore
 from cascadia.domain.events import GameEnded, GameEvent
-from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 from cascadia.server.group_commit import GroupCommit
 from cascadia.server.metrics import CONFLICTS
 from eventsourcing.utils import get_topic
+
+if TYPE_CHECKING:  # the type only: the games are loaded through the application's cache
+    from cascadia.domain.game import Game
 
 __all__ = [
     "GameConflictError",
@@ -43,8 +45,6 @@ __all__ = [
 
 NOTIFICATION_BATCH = 1000
 """Notifications read in one query by :meth:`ServerStore.games_in_play`."""
-CACHED_GAMES = 2000
-"""How many games' states a process keeps between requests (a few tens of kB each)."""
 RECORD_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/server-games")
 TICKET_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/stream-tickets")
 
@@ -122,8 +122,7 @@ class ServerStore:
 
     def __init__(self, home: str | os.PathLike[str] | None = None, env: dict[str, str] | None = None) -> None:
         self.store = GameStore(home, env)
-        self._games: OrderedDict[UUID, Game] = OrderedDict()
-        """The latest state of recently used games, least recently used first."""
+        self._games = GameCache(self.store.game, self.events)
         self._records: dict[UUID, _RecordState] = {}
         self._lock = threading.Lock()
         self._writer = GroupCommit(self.store.save_events, GameConflictError)
@@ -141,22 +140,26 @@ class ServerStore:
 
     # -- writing ------------------------------------------------------------------------
 
-    def create(self, events: Sequence[GameEvent], record: ServerGameOpened) -> None:
-        """Store a new game's events and its record in one transaction."""
-        self._writer.append([*events, record])  # type: ignore[list-item]
+    def save_new_game(self, events: Sequence[object]) -> bool:
+        """Store a new game's events and its record in one transaction; ``False`` (nothing
+        written) if the game is stored already."""
+        try:
+            self._writer.append(events)  # type: ignore[arg-type]
+        except GameConflictError:
+            return False
+        return True
 
-    def append(self, game: Game) -> list[GameEvent]:
-        """Store the game's new events (:class:`GameConflictError` if another writer was
-        first: nothing is written); returns them."""
-        events = game.collect_events()
-        if events:
-            try:
-                self._writer.append(events)
-            except GameConflictError:
-                CONFLICTS.inc()
-                raise
-            self._remember(game)
-        return events
+    def save_events(self, events: Sequence[GameEvent]) -> None:
+        """Store one game's new events (:class:`GameConflictError` if another writer was
+        first: nothing is written). The next :meth:`game` reads them after the cached
+        state, as it reads any other process's."""
+        if not events:
+            return
+        try:
+            self._writer.append(events)
+        except GameConflictError:
+            CONFLICTS.inc()
+            raise
 
     def replace_link(self, game_id: UUID, seat: int, token_hash: str) -> None:
         """Store a seat's new token digest after the record as last read
@@ -215,30 +218,13 @@ class ServerStore:
         return state
 
     def game(self, game_id: UUID) -> Game:
-        """The game as stored now: a private copy the caller may play on."""
-        with self._lock:
-            cached = self._games.get(game_id)
-        if cached is None:
-            game = self.store.game(game_id)
-        else:
-            game = Game(cached.state.copy())
-            for event in self.events(game_id, after=game.version):
-                Game.project(game, [event])
-        self._remember(Game(game.state.copy()))
-        return game
-
-    def _remember(self, game: Game) -> None:
-        """Keep the game's state for the next request (at most :data:`CACHED_GAMES`)."""
-        with self._lock:
-            self._games[game.id] = game
-            self._games.move_to_end(game.id)
-            while len(self._games) > CACHED_GAMES:
-                self._games.popitem(last=False)
+        """The game as stored now: a private copy the caller may play on (through the
+        process's :class:`~cascadia.application.game_cache.GameCache`)."""
+        return self._games.game(game_id)
 
     def options(self, game_id: UUID) -> GameOptions:
         """The game's options (they never change: read from the cached game if any)."""
-        with self._lock:
-            cached = self._games.get(game_id)
+        cached = self._games.cached(game_id)
         return (cached or self.game(game_id)).state.options
 
     def events(self, game_id: UUID, after: int = 0) -> list[GameEvent]:

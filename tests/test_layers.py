@@ -16,6 +16,11 @@ peer of its own rank)::
 ``domain`` also imports no persistence library: none of the ``eventsourcing`` library's
 persistence modules (``eventsourcing.persistence``, ``.application``, ``.sqlite``,
 ``.postgres``), nor ``sqlite3``, ``psycopg``, ``duckdb``, ``pyarrow``.
+
+``server`` adapts HTTP to the application's use cases: of ``domain`` it imports types,
+errors and catalogues only (:data:`SERVER_DOMAIN`; the ``Game`` aggregate at most for
+type checking), and it never plays a game itself (no ``Game.start``, ``execute``,
+``play_turn``, ``bot_for_turn`` call).
 """
 
 from __future__ import annotations
@@ -50,6 +55,13 @@ DOMAIN_FORBIDDEN = (
     "pyarrow",
 )
 """Persistence libraries the rules must not use (a module or any of its submodules)."""
+SERVER_DOMAIN = frozenset(
+    {"events", "options", "state", "errors", "commands", "achievement_map", "components"}
+)
+"""The domain modules the server may import: event, option and state types, errors, the
+commands' wire form, the map's facts and errors, the tile catalogue."""
+SERVER_CALLS = frozenset({"start", "execute", "play_turn", "bot_for_turn"})
+"""What the server never calls: the use cases of ``application/`` play the games."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +137,67 @@ def check_tree(root: Path = ROOT) -> list[Violation]:
             module = ".".join([PACKAGE, *parts])
             found += check_source(path.read_text(), layer, module, str(relative), is_package)
     return found
+
+
+def _type_checking_imports(tree: ast.AST) -> set[ast.AST]:
+    """The import statements under ``if TYPE_CHECKING:`` (for annotations only)."""
+    return {
+        node
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and isinstance(block.test, ast.Name) and block.test.id == "TYPE_CHECKING"
+        for statement in block.body
+        for node in ast.walk(statement)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+    }
+
+
+def check_server_source(source: str, module: str, file: str) -> list[Violation]:
+    """What a server module must not do: import a domain module beyond
+    :data:`SERVER_DOMAIN` (but for type checking), or call one of :data:`SERVER_CALLS`."""
+    tree = ast.parse(source, filename=file)
+    for_types = _type_checking_imports(tree)
+    found: list[Violation] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom) and node not in for_types:
+            beyond = [
+                name
+                for name in _resolve(node, module, False)
+                if name.split(".")[:2] == [PACKAGE, "domain"]
+                and len(name.split(".")) > 2
+                and name.split(".")[2] not in SERVER_DOMAIN
+            ]
+            if beyond:  # one violation per statement
+                found.append(
+                    Violation(file, node.lineno, f"server -> {beyond[0]} (a use case's, not a type)")
+                )
+        elif isinstance(node, ast.Call):
+            called = (
+                node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+            )
+            if called in SERVER_CALLS:
+                found.append(Violation(file, node.lineno, f"server calls {called}() (a use case's work)"))
+    return found
+
+
+def test_the_server_adapts_http_to_the_use_cases_and_plays_no_game_itself():
+    found: list[Violation] = []
+    for path in sorted((ROOT / "server").rglob("*.py")):
+        relative = path.relative_to(ROOT)
+        module = ".".join([PACKAGE, *relative.with_suffix("").parts])
+        found += check_server_source(path.read_text(), module, str(relative))
+    assert not found, "the server doing a use case's work:\n" + "\n".join(map(str, found))
+
+
+def test_the_server_check_catches_the_aggregate_and_its_moves():
+    source = (
+        "from cascadia.domain.game import Game\n"
+        "from cascadia.domain.events import GameEvent\n"
+        "from cascadia.domain import game\n"
+        "if TYPE_CHECKING:\n    from cascadia.domain.game import Game\n"
+        "Game.start(1, 2)\ngame.execute(command)\nbot_for_turn(state)\nstore.save_events(events)\n"
+    )
+    found = check_server_source(source, "cascadia.server.x", "server/x.py")
+    assert [v.line for v in found] == [1, 3, 6, 7, 8]
 
 
 def test_every_layer_imports_only_layers_below_it():

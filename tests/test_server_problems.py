@@ -158,3 +158,50 @@ def test_a_method_a_path_does_not_answer_is_405_and_an_unknown_path_404(api: Tes
         answer = api.request(method, url)
         assert (answer.status_code, answer.headers["allow"]) == (405, allowed)
     assert api.request(method, "/api/nothing").status_code == 404
+
+
+# -- the one table from the use cases' typed errors to problems ------------------------------
+
+
+def test_each_typed_error_takes_its_nearest_entry_of_the_table() -> None:
+    from uuid import UUID
+
+    from cascadia.application.games import StaleVersionError
+    from cascadia.application.maps import MapConflictError, StaleMapError
+    from cascadia.application.setup import InvalidSetupError
+    from cascadia.application.store import GameNotFoundError
+    from cascadia.domain.achievement_map import AlreadyMarkedError, MapPlayerError
+    from cascadia.domain.commands import PlaceTile
+    from cascadia.domain.errors import CascadiaError, TilePlacementError
+    from cascadia.server.errors import TABLE, answering, problem_for
+
+    game_id = UUID(int=7)
+    assert problem_for(GameNotFoundError(f"no game {game_id} in /secret/place"), game_id).body() == {
+        "type": "https://cascadia.invalid/problems/game-not-found",
+        "title": "Game not found",
+        "status": 404,
+        "detail": f"no game {game_id}",  # never the store's location
+    }
+    stale = problem_for(StaleVersionError(5, 3))
+    assert (stale.status, stale.name, stale.detail) == (
+        409,
+        "stale-version",
+        "the game has moved on since version 3 (it is now at version 5); reload it and try again",
+    )
+    assert problem_for(StaleMapError("map m is at version 4, not 2")).detail.endswith(
+        "reload the map and try again"
+    )
+    assert problem_for(MapConflictError("map m kept changing")).name == "stale-version"
+    assert problem_for(InvalidSetupError("no")).name == "invalid-options"
+    assert problem_for(MapPlayerError("no")).name == "invalid-map"  # not the mark-refused of its base
+    refused = problem_for(AlreadyMarkedError("marked"))
+    assert (refused.name, refused.extra["error"]) == ("mark-refused", "AlreadyMarkedError")
+    error = TilePlacementError("that hex is taken")
+    illegal = problem_for(error, game_id, PlaceTile(1, -1, 0))
+    assert (illegal.status, illegal.extra) == (
+        422,
+        {"error": "TilePlacementError", "rule": error.rule, "hex": [1, -1]},
+    )
+    assert problem_for(CascadiaError("a bug")) is None and all(issubclass(k, Exception) for k in TABLE)
+    with pytest.raises(CascadiaError, match="a bug"), answering(game_id):  # not of the table: a 500
+        raise CascadiaError("a bug")

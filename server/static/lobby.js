@@ -1,7 +1,8 @@
 // The lobby: create a game (seats: humans or bots by name; options; the achievement map
 // and mode it is played for), the seats' join links and the creator's link (kept by this
 // browser too), joining by a pasted link, the games of the server to watch, the
-// achievement maps (their pages, a new one).
+// achievement maps (their pages, a new one). What a game may have and how the choices
+// combine come from GET /api/options (the application's one rule for seats and options).
 import { api, keepCreatorToken } from "./api.js";
 import { copyText } from "./draw.js";
 import { $, h, showError } from "./game.js";
@@ -14,7 +15,7 @@ function seatRow(kind = "human", name = "") {
     ...options.bots.map((b) => h("option", { value: `bot:${b}`, text: `bot: ${b}` })),
   ]);
   select.value = kind;
-  const input = h("input", { class: "seat-name", type: "text", maxlength: 24, placeholder: "name", value: name, "aria-label": "name" });
+  const input = h("input", { class: "seat-name", type: "text", maxlength: options.name_length, placeholder: "name", value: name, "aria-label": "name" });
   const row = h("div", { class: "seat-row" }, [
     select, input,
     h("button", {
@@ -31,7 +32,7 @@ function seatRow(kind = "human", name = "") {
 function update() {
   const rows = $("seats").children.length;
   $("add-seat").disabled = rows >= options.max_players;
-  for (const b of $("seats").querySelectorAll("button")) b.disabled = rows <= 1;
+  for (const b of $("seats").querySelectorAll("button")) b.disabled = rows <= options.min_players;
 }
 
 async function create(event) {
@@ -51,11 +52,10 @@ async function create(event) {
     },
   };
   if ($("map").value) {
-    // RULES.md 8.1: the mode is named before the game; a restriction game has that one rule
-    const mode = $("mode").value;
+    // RULES.md 8.1: the mode is named before the game; the server turns a restriction's on
     body.map_id = $("map").value;
-    body.options.achievement_mode = mode;
-    if (mode !== "standard") body.options.rules = [mode];
+    body.options.achievement_mode = $("mode").value;
+    body.options.rules = [];
   }
   try {
     $("create-game").disabled = true;
@@ -153,7 +153,8 @@ async function start() {
   $("add-seat").addEventListener("click", () => { $("seats").append(seatRow()); update(); });
   $("restrictions").replaceChildren(...options.restrictions.map((r) => h("label", {}, [h("input", { type: "checkbox", value: r }), r.replaceAll("_", " ")])));
   $("create").addEventListener("submit", create);
-  $("mode").append(...options.restrictions.map((r) => h("option", { value: r, text: r.replaceAll("_", " ") })));
+  $("mode").replaceChildren(...options.achievement_modes.map((m) => h("option", { value: m, text: m.replaceAll("_", " ") })));
+  $("map-seats").textContent = `${options.map_players.min}-${options.map_players.max}`;
   $("map").addEventListener("change", () => { $("mode-label").hidden = !$("map").value; });
   $("new-map").addEventListener("submit", createMap);
   refreshMaps();
