@@ -60,10 +60,17 @@ def _slot_list(slots: Sequence[int]) -> str:
     return ("slot " if len(slots) == 1 else "slots ") + ", ".join(str(s) for s in slots)
 
 
-def describe_event(event: ev.GameEvent, names: Sequence[str], view: Mapping[str, Any] | None = None) -> str:
+def describe_event(
+    event: ev.GameEvent,
+    names: Sequence[str],
+    view: Mapping[str, Any] | None = None,
+    rounds: int | None = None,
+) -> str:
     """One event as a sentence, players by name; given a player ``view`` of the game
-    (:func:`~cascadia.projections.player_view.player_view`), as its viewer may read it:
-    the seed and the cards it may not see left out."""
+    (:func:`~cascadia.projections.player_view.player_view`, or the parts of one it reads:
+    ``seed``, ``cards`` and ``second_cards``), as its viewer may read it: the seed and the
+    cards it may not see left out. Given the game's number of ``rounds``
+    (:func:`~cascadia.projections.turns.game_round`), a turn's end says "round k of n"."""
 
     def who(seat: int) -> str:
         return seat_name(names, seat)
@@ -148,7 +155,8 @@ def describe_event(event: ev.GameEvent, names: Sequence[str], view: Mapping[str,
             f"(slot {e.wildlife_slot}) leave the game."
         )
     if isinstance(event, ev.TurnEnded):
-        return f"End of {possessive(names, e.player)} turn, round {round_of_turn(e.turn, len(names))}."
+        of = "" if rounds is None else f" of {rounds}"
+        return f"End of {possessive(names, e.player)} turn, round {round_of_turn(e.turn, len(names))}{of}."
     if isinstance(event, ev.GameEnded):
         rounds = plural(round_of_turn(e.turns, len(names)), "round")
         return f"Game over after {rounds}: the stack cannot refill the market."

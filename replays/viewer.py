@@ -48,6 +48,7 @@ from cascadia.projections.player_view import EVERYTHING, Viewer, check_viewer, p
 from cascadia.projections.position import format_position
 from cascadia.projections.render import render_cards
 from cascadia.projections.score_graph import TAG_COLOURS, score_graph_svg
+from cascadia.projections.turns import game_round, round_of_turn
 from cascadia.replays.audit import verify
 from cascadia.replays.errors import ReplayError
 from cascadia.replays.format import open_log
@@ -88,6 +89,7 @@ def viewer_data(events: Sequence[ev.GameEvent], viewer: Viewer = EVERYTHING) -> 
     final = Game.replay(events).state
     check_viewer(final, viewer)
     names = list(final.names)
+    rounds = game_round(final).of
     state = GameState(final.game_id)
     snapshots: list[dict[str, Any]] = []
     pending: list[ev.GameEvent] = []
@@ -112,6 +114,7 @@ def viewer_data(events: Sequence[ev.GameEvent], viewer: Viewer = EVERYTHING) -> 
         snapshots.append(
             {
                 "turn": turn,
+                "round": round_of_turn(turn, len(names)),
                 "version": state.version,
                 "player": player,
                 "next": None if state.finished else state.current,
@@ -131,7 +134,7 @@ def viewer_data(events: Sequence[ev.GameEvent], viewer: Viewer = EVERYTHING) -> 
                 "cards": cards,
                 "scores": _score_rows(seen["scores"]),
                 "rating": seen["scores"]["solo_rating"],
-                "events": [describe_event(e, names, seen) for e in pending],
+                "events": [describe_event(e, names, seen, rounds) for e in pending],
                 "position": format_position(state, viewer),
             }
         )
@@ -148,7 +151,7 @@ def viewer_data(events: Sequence[ev.GameEvent], viewer: Viewer = EVERYTHING) -> 
     data = {
         "game_id": str(final.game_id),
         "names": names,
-        "turns": snapshots[-1]["turn"],
+        "rounds": rounds,
         "species": list(WILDLIFE),
         "habitats": list(HABITATS),
         "catalogue": [[list(t.habitats), list(t.wildlife)] for t in TILES],

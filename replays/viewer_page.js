@@ -87,8 +87,7 @@ const known = (value) => (value === null ? "?" : value);
 function describe(s, i) {
   if (i === 0) return `Setup \u00b7 ${who(s.next)} plays first`;
   // rounds, as everywhere (projections/turns.py): each seat plays one turn a round
-  const players = D.names.length;
-  let t = `Round ${Math.floor((s.turn - 1) / players) + 1} of ${Math.ceil(D.turns / players)}`;
+  let t = `Round ${s.round} of ${D.rounds}`;
   if (s.player !== null) t += ` \u00b7 ${who(s.player)} played`;
   if (!s.complete) t += " (in progress)";
   if (s.finished) t += " \u00b7 game over";

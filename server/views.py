@@ -9,14 +9,20 @@ hidden species' letters masked, ``SecretCardsDealt`` with the other seats' cards
 ``None``. The seed decides every future draw, so hiding it hides the order of the stack
 and of the bag. A viewer is a seat number, or ``None`` for a spectator. Once the game has
 ended everything is public.
+
+Each event carries its sentence (``text``) from the project's one describer
+(:func:`~cascadia.projections.describe.describe_event`), written from the event as masked
+for its viewer: it says no more than the masked payload does.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cascadia.domain.events import GameEvent, GameStarted, ScoringCardsDrawn, SecretCardsDealt
 from cascadia.domain.state import GameState
+from cascadia.projections.describe import describe_event
 from cascadia.projections.player_view import EVERYTHING, SPECTATOR, player_view
 from cascadia.projections.position import format_position
 
@@ -46,8 +52,10 @@ def masks_for(state: GameState, viewer: int | None) -> Masks:
     return {key: view[key] for key in ("options", "cards", "second_cards", "secret_cards")}
 
 
-def event_for(event: GameEvent, masks: Masks) -> dict[str, Any]:
-    """One event as the viewer of ``masks`` may see it: ``{"version", "type", "payload"}``."""
+def event_for(event: GameEvent, masks: Masks, names: Sequence[str], rounds: int) -> dict[str, Any]:
+    """One event as the viewer of ``masks`` may see it: ``{"version", "type", "payload",
+    "text"}``, its sentence naming the seats by the game's ``names`` (``state.names``) and
+    counting its ``rounds`` (``game_round(state).of``)."""
     payload = event.payload()
     if masks is not None:
         if isinstance(event, GameStarted):
@@ -58,4 +66,15 @@ def event_for(event: GameEvent, masks: Masks) -> dict[str, Any]:
             payload["second_cards"] = masks["second_cards"]
         elif isinstance(event, SecretCardsDealt) and masks:
             payload["species"] = masks["secret_cards"]
-    return {"version": event.originator_version, "type": event.type, "payload": payload}
+    text = describe_event(event, names, _seen(event, payload, masks), rounds)
+    return {"version": event.originator_version, "type": event.type, "payload": payload, "text": text}
+
+
+def _seen(event: GameEvent, payload: dict[str, Any], masks: Masks) -> Mapping[str, Any] | None:
+    """What the describer reads of the viewer's view of the game: nothing while everything
+    is public (``None``); else no seed, and the scoring cards as masked in ``payload``."""
+    if masks is None:
+        return None
+    if isinstance(event, ScoringCardsDrawn):
+        return {"cards": payload["cards"], "second_cards": payload["second_cards"]}
+    return {}

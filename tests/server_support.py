@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -24,6 +25,8 @@ from fastapi.testclient import TestClient
 
 SEAT_NAMES = ("ann", "bob")
 CARD_LETTERS = ("A", "B", "C", "D")
+CARD_CHOICE = re.compile(r"[A-D?](,[A-D?]){4}")
+"""A card choice as ``options.cards`` gives it, one letter per species (``?``: masked)."""
 
 
 def bearer(token: str | None) -> dict[str, str]:
@@ -89,8 +92,8 @@ def assert_hides(text: str, hidden: dict[str, Any], viewer: int | None) -> None:
 
 def _assert_no_card_of(document: Any, secret: set[str]) -> None:
     """By value, in every field: no map from species to card letter gives the letter of a
-    ``secret`` species, and no card choice (``A,B,C,D,A``: bear, elk, salmon, hawk, fox)
-    shows it."""
+    ``secret`` species, no card choice (``A,B,C,D,A``: bear, elk, salmon, hawk, fox) shows
+    it, and no sentence names it (``Scoring cards: bear A, ...``)."""
     for value in _values(document):
         if isinstance(value, dict):
             for species in secret & set(value):
@@ -98,9 +101,14 @@ def _assert_no_card_of(document: Any, secret: set[str]) -> None:
                 assert not (isinstance(letter, str) and letter in CARD_LETTERS), (
                     f"{species}'s card leaks: {value}"
                 )
-        elif isinstance(value, str) and value.count(",") == len(WILDLIFE) - 1:
+        elif isinstance(value, str) and CARD_CHOICE.fullmatch(value):
             for species, letter in zip(WILDLIFE, value.split(","), strict=True):
                 assert species not in secret or letter == "?", f"{species}'s card leaks in {value!r}"
+        elif isinstance(value, str):
+            for species in secret:
+                assert not re.search(rf"\b{species} [{''.join(CARD_LETTERS)}]\b", value), (
+                    f"{species}'s card leaks in {value!r}"
+                )
 
 
 def _values(value: Any) -> Iterator[Any]:

@@ -357,7 +357,7 @@ def test_the_three_alike_wipe_and_a_nature_token_wipe_by_clicking(server, browse
     click(driver, "#market-svg g.market-token[role=button]", 2)
     assert driver.find_element(By.ID, "confirm-wipe").text == "Wipe 2 tokens"
     confirm(driver, "confirm-wipe")
-    assert "you spent a nature token (wipe)" in driver.find_element(By.ID, "events").text
+    assert "you spent 1 nature token on a wipe of market tokens." in driver.find_element(By.ID, "events").text
     assert "0 nature tokens" in driver.find_element(By.ID, "my-info").text
     assert not js_errors(driver)
 

@@ -133,6 +133,14 @@ def test_seats_named_alike_say_which_seat():
     )
 
 
+def test_a_turns_end_says_its_round_of_the_games_rounds():
+    """Turn 5 of a two-seat game is round 3: "of n" when the game's rounds are given."""
+    names = ["you", "greedy"]
+    ended = ev.TurnEnded(GAME, 40, player=0, turn=5)
+    assert describe_event(ended, names, rounds=20) == "End of your turn, round 3 of 20."
+    assert describe_event(ended, names) == "End of your turn, round 3."
+
+
 def test_play_transcript_has_no_third_person_you_and_names_alike_seats(cli, tmp_path):
     game_id = new_game(cli, "--seat-names", "you,greedy,greedy", "--seed", "8")
     code, out, _ = cli("play", game_id[:8], stdin=Answerer(tmp_path, game_id))

@@ -22,6 +22,7 @@ from cascadia.cli.remote_seat import RemoteError, SeatClient, follow, parse_join
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 from cascadia.projections.player_view import player_view
+from cascadia.projections.turns import game_round
 from cascadia.replays.audit import audit_file
 from cascadia.server.views import event_for, masks_for
 from server_support import LiveServer, bearer, next_command
@@ -77,7 +78,8 @@ def test_a_seats_events_rebuild_its_game(options: GameOptions) -> None:
     while not game.finished:
         seat = game.state.current
         masks = masks_for(game.state, seat)
-        rebuilt = seat_game(game.id, [event_for(event, masks) for event in events])
+        served = [event_for(event, masks, game.state.names, game_round(game.state).of) for event in events]
+        rebuilt = seat_game(game.id, served)
         seen, real = player_view(rebuilt.state, seat), player_view(game.state, seat)
         assert {k: v for k, v in seen.items() if k not in GUESSED} == {
             k: v for k, v in real.items() if k not in GUESSED

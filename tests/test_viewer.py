@@ -192,6 +192,9 @@ def test_viewer_has_one_snapshot_per_turn_plus_setup_and_stays_small(tmp_path):
     assert len(snapshots) == len(turns) + 1
     assert [s["turn"] for s in snapshots] == list(range(len(turns) + 1))
     assert [s["player"] for s in snapshots[1:]] == [t.player for t in turns]
+    assert data["rounds"] == 20
+    assert [s["round"] for s in snapshots] == [0] + [(t.turn + 3) // 4 for t in turns]
+    assert snapshots[4]["events"][-1] == f"End of {data['names'][turns[3].player]}'s turn, round 1 of 20."
     assert snapshots[-1]["finished"] and not any(s["finished"] for s in snapshots[:-1])
     endings = ("End of ", "Game over", "Overpopulation")
     assert all(s["events"][-1].startswith(endings) for s in snapshots[1:])

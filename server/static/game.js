@@ -28,30 +28,6 @@ export function pageParams() {
   return { game: params.get("game"), seat: seat === null ? null : Number(seat) };
 }
 
-/** The round (each seat one turn, projections/turns.py) of game turn ``turn`` (1, 2, ...). */
-const roundOf = (turn, players) => Math.floor((turn - 1) / players) + 1;
-
-/** A game event in words, for the recent-events list. */
-export function eventText(e, names) {
-  const p = e.payload || {};
-  const who = names[p.player] ?? (p.seat !== undefined ? names[p.seat] : "");
-  switch (e.type) {
-    case "PairTaken": return `${who} took tile ${p.tile} and a ${p.wildlife}`;
-    case "TilePlaced": return `${who} placed tile ${p.tile} at (${p.q}, ${p.r})`;
-    case "WildlifePlaced": return `${who} placed the ${p.wildlife} at (${p.q}, ${p.r})`;
-    case "WildlifeReturned": return `${who} returned the ${p.wildlife} to the bag`;
-    case "NatureTokenEarned": return `${who} earned a nature token`;
-    case "NatureTokenSpent": return `${who} spent a nature token (${p.action === "wipe" ? "wipe" : "free choice"})`;
-    case "WildlifeReplaced": return `${who} wiped ${p.set_aside.join(", ")}; drawn ${p.drawn.join(", ")}`;
-    case "OverpopulationWiped": return p.mandatory ? `Four ${p.set_aside[0]} in the market: wiped` : `${who} wiped three ${p.set_aside[0]}`;
-    case "SecretCardRevealed": return `${who} revealed a secret card: ${p.species}`;
-    case "TurnEnded": return `End of ${who}'s turn, round ${roundOf(p.turn, names.length)}`;
-    case "GameEnded": return `Game over after ${roundOf(p.turns, names.length)} rounds`;
-    case "SoloPairDiscarded": return `Solo: tile ${p.tile} and the ${p.wildlife} leave the game`;
-    default: return null;
-  }
-}
-
 /** Follows a game: loads its view (as the seat of ``token``, or as a spectator), then
  * reloads it whenever the event stream brings something new; ``onView(view, events)``
  * gets each view and the events seen since the previous one. */
@@ -245,6 +221,11 @@ export function showError(err) {
 
 const recent = [];
 
+/** Event types the recent-events list leaves out: the market drawn on the page shows
+ * its refills. Every other event is listed by the sentence the server sends with it
+ * (``text``, from projections/describe.py). */
+const UNLISTED = new Set(["MarketRefilled"]);
+
 /** What both pages show the same way: the turn label, bag, cards (``rules``: their texts,
  * cards.js ``cardRules``), scores, other boards, recent events. ``mySeat`` is left out of
  * the boards (the play page draws it itself). */
@@ -276,10 +257,7 @@ export function drawShared(view, catalogue, rules, events, mySeat = null) {
   const mark = {};
   for (const e of events) if (e.type === "TilePlaced") mark[e.payload.player] = { q: e.payload.q, r: e.payload.r };
   drawBoards($("boards"), view, catalogue, others, { mark });
-  for (const e of events) {
-    const line = eventText(e, names);
-    if (line) recent.unshift(line);
-  }
+  for (const e of events) if (!UNLISTED.has(e.type)) recent.unshift(e.text);
   recent.splice(30);
   $("events").replaceChildren(...recent.map((line) => h("li", { text: line })));
 }
