@@ -44,7 +44,7 @@ from cascadia.server.store import (
     record_id,
 )
 from cascadia.server.tokens import new_token, same_token, token_digest
-from cascadia.server.views import Masks, event_for, masks_for, state_for
+from cascadia.server.views import event_for, masks_for, state_for
 
 if TYPE_CHECKING:  # the type only: the use cases play the games
     from cascadia.domain.game import Game
@@ -218,16 +218,10 @@ class GameService:
         else:
             version = self.store.version(game_id)
             finished = version == after and self.store.game(game_id).finished
-        masks = self._masks(game_id, seat, finished)
-        return version, [event_for(e, masks) for e in events], finished
-
-    def _masks(self, game_id: UUID, seat: int | None, finished: bool) -> Masks:
-        """What ``seat`` may not see of the game's events (from the game as it stands)."""
-        if finished:
-            return None
-        if not self.store.options(game_id).secret_cards:
-            return {}
-        return masks_for(self.store.game(game_id).state, seat)
+        state = self.store.game(game_id).state
+        masks = None if finished else masks_for(state, seat)
+        rounds = game_round(state).of
+        return version, [event_for(e, masks, state.names, rounds) for e in events], finished
 
     def finished_game(self, game_id: UUID) -> Game:
         game = self.game(game_id)
@@ -272,7 +266,9 @@ class GameService:
         game = applied.game
         masks = masks_for(game.state, seat)
         follow_up = game.finished or self.bot_due(game, record)
-        return Played(game.version, [event_for(e, masks) for e in applied.events], follow_up)
+        rounds = game_round(game.state).of
+        events = [event_for(e, masks, game.state.names, rounds) for e in applied.events]
+        return Played(game.version, events, follow_up)
 
     def bot_due(self, game: Game, record: ServerGameOpened) -> bool:
         return bot_to_move(game.state, bot_seats(record.kinds))

@@ -19,7 +19,7 @@ from cascadia.domain.environment import Environment
 from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import DIRECTIONS, tile_edges
 from cascadia.domain.options import GameOptions
-from cascadia.projections.describe import describe_event
+from cascadia.projections.describe import describe_event, seat_name
 from cascadia.projections.svg import (
     HABITAT_COLOURS,
     WILDLIFE_COLOURS,
@@ -194,7 +194,8 @@ def test_viewer_has_one_snapshot_per_turn_plus_setup_and_stays_small(tmp_path):
     assert [s["player"] for s in snapshots[1:]] == [t.player for t in turns]
     assert data["rounds"] == 20
     assert [s["round"] for s in snapshots] == [0] + [(t.turn + 3) // 4 for t in turns]
-    assert snapshots[4]["events"][-1] == f"End of {data['names'][turns[3].player]}'s turn, round 1 of 20."
+    fourth = seat_name(data["names"], turns[3].player)
+    assert snapshots[4]["events"][-1] == f"End of {fourth}'s turn, round 1 of 20."
     assert snapshots[-1]["finished"] and not any(s["finished"] for s in snapshots[:-1])
     endings = ("End of ", "Game over", "Overpopulation")
     assert all(s["events"][-1].startswith(endings) for s in snapshots[1:])
