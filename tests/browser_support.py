@@ -34,6 +34,7 @@ try:
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.remote.webdriver import WebDriver
+    from selenium.webdriver.remote.webelement import WebElement
     from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:  # pragma: no cover - selenium is in the test extra
     webdriver = None
@@ -137,6 +138,15 @@ def screenshot(driver: WebDriver, name: str, width: int) -> None:
     time.sleep(0.3)
     driver.save_screenshot(str(Path(SCREENSHOTS) / name))
     resize(driver, width)
+
+
+def screenshot_of(element: WebElement, name: str) -> None:
+    """Save a screenshot of one element (scrolled into view) as ``name`` when
+    CASCADIA_SCREENSHOTS names a folder: a panel far down a long page. The page is
+    scrolled back to its top afterwards (as the test left it)."""
+    if SCREENSHOTS:
+        element.screenshot(str(Path(SCREENSHOTS) / name))
+        element.parent.execute_script("window.scrollTo(0, 0)")
 
 
 def js_errors(driver: WebDriver) -> list[str]:

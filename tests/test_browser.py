@@ -33,6 +33,7 @@ from browser_support import (
     play_one_step,
     resize,
     screenshot,
+    screenshot_of,
     wait,
 )
 from cascadia.bots.registry import play_game
@@ -92,6 +93,8 @@ def test_a_human_plays_a_whole_game_against_greedy_by_clicking(server, browsers,
             assert no_sideways_scroll(driver)
             assert inside_viewport(driver, driver.find_element(By.ID, "turn-label"))
             screenshot(driver, "play-phone.png", PHONE)
+            events = driver.find_element(By.ID, "events").find_element(By.XPATH, "..")
+            screenshot_of(events, "events-phone.png")
             resize(driver, 1280)
         play_one_step(driver, seen)
     assert {"Your turn · round 1 of 20", "Your turn · round 20 of 20"} <= labels
