@@ -6,10 +6,16 @@ viewer: the seat of a bearer token (401 for a token of no seat, 403 for another 
 request), of a stream ticket, or a spectator. Each is a type to annotate a route's
 parameter with, e.g. ``def read(game_id: GameId, seat: Viewer)``; FastAPI solves them in
 the order the parameters are declared, so a route lists them in the order their
-problems take precedence.
+problems take precedence. FastAPI checks the shape of a route's own query parameters
+and body after its dependencies: a request with a malformed body (or an over-long query
+parameter) *and* a game or map id not in canonical form, or a bad or missing token,
+gets the 404 or 401. The commands route
+finds its game and seat itself, inside the metrics timer (server/API.md orders its
+checks).
 
 Those that only parse are ``async`` (solved in the event loop); those that read the
-store are plain functions (FastAPI runs them in its thread pool).
+store are plain functions (FastAPI runs them in its thread pool), except the viewer,
+which goes to the thread pool only when there is a token to look up.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from cascadia.server.problems import Problem
 from cascadia.server.store import ServerStore
 from cascadia.server.tokens import seat_of_ticket, seat_of_token, token_digest
 from fastapi import BackgroundTasks, Depends, Header, Query, Request
+from starlette.concurrency import run_in_threadpool
 
 Authorization = Annotated[str | None, Header()]
 """The ``Authorization`` header (a seat's ``Bearer`` token), if sent."""
@@ -58,6 +65,9 @@ Maps = Annotated[MapService, Depends(_maps)]
 Streams = Annotated[Hub, Depends(_hub)]
 """The hub: news of games and maps for this process's streams."""
 Store = Annotated[ServerStore, Depends(_store)]
+"""Each service is one dependency of the route that calls it; the other dependencies
+take the services from ``request.app.state`` themselves (each dependency costs
+FastAPI a solve per request, even when its value is cached)."""
 
 
 class BotTurns:
@@ -80,8 +90,9 @@ class BotTurns:
         self.maps.settle(game_id)
 
 
-async def _bot_turns(games: Games, maps: Maps, hub: Streams, background: BackgroundTasks) -> BotTurns:
-    return BotTurns(games, maps, hub, background)
+async def _bot_turns(request: Request, background: BackgroundTasks) -> BotTurns:
+    state = request.app.state
+    return BotTurns(state.service, state.maps, state.hub, background)
 
 
 Bots = Annotated[BotTurns, Depends(_bot_turns)]
@@ -106,8 +117,8 @@ async def _map_in_path(map_id: str) -> UUID:
     return parse_map_id(map_id)
 
 
-def _known_map(map_id: Annotated[UUID, Depends(_map_in_path)], maps: Maps) -> UUID:
-    maps.progress(map_id)  # 404 for an unknown map
+def _known_map(request: Request, map_id: Annotated[UUID, Depends(_map_in_path)]) -> UUID:
+    request.app.state.maps.progress(map_id)  # 404 for an unknown map
     return map_id
 
 
@@ -202,8 +213,10 @@ def check_own_seat(seat: int, asked: int | None) -> int:
     return seat
 
 
-def _viewer(game_id: GameId, games: Games, authorization: Authorization = None) -> int | None:
-    return seat_of(games, game_id, authorization)
+async def _viewer(request: Request, game_id: GameId, authorization: Authorization = None) -> int | None:
+    if authorization is None:  # a spectator: nothing to read from the store
+        return None
+    return await run_in_threadpool(seat_of, request.app.state.service, game_id, authorization)
 
 
 Viewer = Annotated[int | None, Depends(_viewer)]
@@ -229,11 +242,10 @@ OwnSeat = Annotated[int, Depends(_seat_in_path)]
 
 
 def _stream_viewer(
+    request: Request,
     game_id: GameId,
     start: StreamStart,
     seat: Viewer,
-    games: Games,
-    store: Store,
     ticket: Annotated[str | None, Query(max_length=200)] = None,
 ) -> int | None:
     """The viewer of a stream: a ``?ticket=`` (which ``EventSource`` sends instead of a
@@ -241,11 +253,11 @@ def _stream_viewer(
     depends on ``start``, so that a request that is bad anyway spends no ticket."""
     if ticket is None:
         return seat
-    current, _ = games.seat_hashes(game_id)
+    current, _ = request.app.state.service.seat_hashes(game_id)
     ticket_seat = seat_of_ticket(ticket, game_id, current)
     if ticket_seat is None or (seat is not None and seat != ticket_seat):
         raise Problem(401, "invalid-token", "Invalid ticket", "the stream ticket is not valid (or expired)")
-    if not store.use_ticket(ticket, game_id, ticket_seat):
+    if not request.app.state.store.use_ticket(ticket, game_id, ticket_seat):
         raise Problem(
             401, "invalid-token", "Invalid ticket", "the stream ticket was used already (get another)"
         )
