@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 
 from cascadia.server import metrics
-from cascadia.server.dependencies import Store, Streams
+from cascadia.server.dependencies import Services
 from cascadia.server.problems import Problem
 from cascadia.server.routes import answer, router
 from fastapi import Response
@@ -32,11 +32,11 @@ def healthz() -> JSONResponse:
 
 
 @routes.get("/readyz", tags=["operations"])
-def readyz(store: Store, hub: Streams) -> JSONResponse:
-    if hub.draining:
+def readyz(services: Services) -> JSONResponse:
+    if services.hub.draining:
         raise _not_ready("the server is shutting down")
     try:
-        store.ping()
+        services.store.ping()
     except Exception as error:  # any failure of the store means: not ready
         log.warning("readiness: the event store did not answer (%s)", type(error).__name__)
         raise _not_ready("the event store does not answer") from None
@@ -44,8 +44,9 @@ def readyz(store: Store, hub: Streams) -> JSONResponse:
 
 
 @routes.get("/metrics", tags=["operations"])
-def read_metrics(store: Store) -> Response:
-    return Response(metrics.exposition(store.games_in_play()), media_type=metrics.CONTENT_TYPE)
+def read_metrics(services: Services) -> Response:
+    in_play = services.store.games_in_play()
+    return Response(metrics.exposition(in_play), media_type=metrics.CONTENT_TYPE)
 
 
 @routes.get("/api/health")

@@ -6,13 +6,10 @@ from __future__ import annotations
 from cascadia.server.dependencies import (
     AskedSeat,
     Authorization,
+    Caller,
     GameId,
-    Games,
-    Maps,
-    OwnSeat,
-    Player,
+    Services,
     bearer_token,
-    check_own_seat,
 )
 from cascadia.server.problems import Problem
 from cascadia.server.routes import answer, router
@@ -23,27 +20,27 @@ routes = router()
 
 
 @routes.get("/api/games/{game_id}/seats/{seat}")
-def read_seat(game_id: GameId, seat: OwnSeat, games: Games) -> JSONResponse:
-    return answer(games.view(game_id, seat))
+def read_seat(game_id: GameId, seat: AskedSeat, caller: Caller, services: Services) -> JSONResponse:
+    return answer(services.games.view(game_id, caller.player(seat)))
 
 
 @routes.post("/api/games/{game_id}/seats/{seat}/link")
 def reissue_link(
-    game_id: GameId, seat: AskedSeat, games: Games, authorization: Authorization = None
+    game_id: GameId, seat: AskedSeat, services: Services, authorization: Authorization = None
 ) -> JSONResponse:
     creator = bearer_token(authorization)
     if creator is None:
         raise Problem(401, "token-required", "Token required", "this needs the creator's bearer token")
-    token = games.reissue(game_id, seat, creator)
+    token = services.games.reissue(game_id, seat, creator)
     return answer({"seat": seat, "token": token, "join_link": join_link(game_id, seat, token)})
 
 
 @routes.get("/api/games/{game_id}/seats/{seat}/markable")
-def markable(game_id: GameId, seat: OwnSeat, maps: Maps) -> JSONResponse:
-    return answer(maps.markable(game_id, seat))
+def markable(game_id: GameId, seat: AskedSeat, caller: Caller, services: Services) -> JSONResponse:
+    return answer(services.maps.markable(game_id, caller.player(seat)))
 
 
 @routes.post("/api/games/{game_id}/marks")
-def mark(game_id: GameId, body: MarkIn, seat: Player, maps: Maps) -> JSONResponse:
-    mine = check_own_seat(seat, body.seat)
-    return answer(maps.mark(game_id, mine, body.achievement, body.expected_version))
+def mark(game_id: GameId, body: MarkIn, caller: Caller, services: Services) -> JSONResponse:
+    mine = caller.player(body.seat)
+    return answer(services.maps.mark(game_id, mine, body.achievement, body.expected_version))
