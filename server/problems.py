@@ -76,7 +76,11 @@ def wants_page(request: Request) -> bool:
 
 def install(app: FastAPI, not_found_page: Path | None = None) -> None:
     """Answer every error of ``app`` as problem details, except an unknown page asked for
-    by a browser: ``not_found_page`` (HTML), with status 404, when given."""
+    by a browser: ``not_found_page`` (HTML), with status 404, when given.
+
+    The one place errors become answers: a route (or a dependency, or a service) raises
+    a :class:`Problem`, FastAPI's validation errors are 400 ``bad-request``, Starlette's
+    HTTP errors keep their status, and anything else is a 500 without a traceback."""
 
     @app.exception_handler(Problem)
     async def _problem(_: Request, problem: Problem) -> JSONResponse:

@@ -21,6 +21,9 @@ persistence modules (``eventsourcing.persistence``, ``.application``, ``.sqlite`
 errors and catalogues only (:data:`SERVER_DOMAIN`; the ``Game`` aggregate at most for
 type checking), and it never plays a game itself (no ``Game.start``, ``execute``,
 ``play_turn``, ``bot_for_turn`` call).
+
+The server's HTTP adapters (its routes, their dependencies, the event streams) import
+nothing from ``domain``: they talk to the server's services and schemas only.
 """
 
 from __future__ import annotations
@@ -62,6 +65,9 @@ SERVER_DOMAIN = frozenset(
 commands' wire form, the map's facts and errors, the tile catalogue."""
 SERVER_CALLS = frozenset({"start", "execute", "play_turn", "bot_for_turn"})
 """What the server never calls: the use cases of ``application/`` play the games."""
+HTTP_ADAPTERS = ("server/routes", "server/dependencies.py", "server/streams.py")
+"""The server's modules (folders or files) that adapt HTTP to its services and import
+no module of ``domain``."""
 
 
 @dataclass(frozen=True)
@@ -128,14 +134,30 @@ def check_tree(root: Path = ROOT) -> list[Violation]:
         folder = root / layer
         if not folder.is_dir():
             continue
-        for path in sorted(folder.rglob("*.py")):
-            relative = path.relative_to(root)
-            parts = list(relative.with_suffix("").parts)
-            is_package = parts[-1] == "__init__"
-            if is_package:
-                parts = parts[:-1]
-            module = ".".join([PACKAGE, *parts])
-            found += check_source(path.read_text(), layer, module, str(relative), is_package)
+        for path, module, is_package in _modules(folder, root):
+            found += check_source(path.read_text(), layer, module, str(path.relative_to(root)), is_package)
+    return found
+
+
+def domain_imports(source: str, module: str, file: str, is_package: bool = False) -> list[Violation]:
+    """The import statements of one module's ``source`` that name a module of ``domain``."""
+    found: list[Violation] = []
+    for node in ast.walk(ast.parse(source, filename=file)):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names = [name for name in _resolve(node, module, is_package) if _layer_of(name) == "domain"]
+            if names:
+                found.append(Violation(file, node.lineno, f"{module} -> {names[0]}"))
+    return found
+
+
+def _modules(path: Path, root: Path) -> list[tuple[Path, str, bool]]:
+    """The Python files at ``path`` (a file, or every file under a folder), each with
+    its dotted module name and whether it is a package's ``__init__``."""
+    found = []
+    for file in [path] if path.is_file() else sorted(path.rglob("*.py")):
+        parts = list(file.relative_to(root).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        found.append((file, ".".join([PACKAGE, *(parts[:-1] if is_package else parts)]), is_package))
     return found
 
 
@@ -203,6 +225,28 @@ def test_the_server_check_catches_the_aggregate_and_its_moves():
 def test_every_layer_imports_only_layers_below_it():
     violations = check_tree()
     assert not violations, "forbidden imports:\n" + "\n".join(map(str, violations))
+
+
+def test_the_http_adapters_import_nothing_from_the_domain():
+    violations = [
+        violation
+        for adapter in HTTP_ADAPTERS
+        for file, module, is_package in _modules(ROOT / adapter, ROOT)
+        for violation in domain_imports(file.read_text(), module, str(file.relative_to(ROOT)), is_package)
+    ]
+    assert all((ROOT / adapter).exists() for adapter in HTTP_ADAPTERS)
+    assert not violations, "the HTTP adapters import the domain:\n" + "\n".join(map(str, violations))
+
+
+def test_the_domain_import_check_catches_every_spelling():
+    source = (
+        "import cascadia.domain.game\nfrom cascadia.domain import options\n"
+        "from cascadia.server.games import GameService\nfrom ...domain.state import GameState\n"
+        "from cascadia import bots, domain\n"
+    )
+    module = "cascadia.server.routes.games"
+    violations = domain_imports(source, module, "server/routes/games.py")
+    assert [v.line for v in violations] == [1, 2, 4, 5]
 
 
 def test_the_tree_has_every_layer():

@@ -437,7 +437,8 @@ def test_stream_ticket(api: TestClient) -> None:
     assert again.status_code == 401 and "used already" in again.json()["detail"]
     kept = api.post(f"/api/games/{gid}/stream-tickets", headers=bearer(tokens(game)[1])).json()["ticket"]
     bad = api.get(f"/api/games/{gid}/stream?ticket={kept}", headers={"Last-Event-ID": "x"})
-    assert bad.status_code == 400  # and the ticket is not spent by it:
+    assert bad.status_code == 400  # and the ticket is not spent by it, nor by a query too long:
+    assert api.get(f"/api/games/{gid}/stream", params={"ticket": kept, "after": "9" * 41}).status_code == 400
     with api.stream("GET", f"/api/games/{gid}/stream?ticket={kept}") as answer:
         assert answer.status_code == 200
     fresh = api.post(f"/api/games/{gid}/stream-tickets", headers=bearer(tokens(game)[1])).json()["ticket"]

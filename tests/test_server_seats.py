@@ -11,7 +11,7 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-from cascadia.server import app as app_module
+from cascadia.server import streams
 from cascadia.server.app import ServerConfig, create_app
 from fastapi.testclient import TestClient
 from server_support import bearer, create_game, next_command, read_sse, tokens
@@ -177,7 +177,7 @@ def test_a_re_issue_on_one_process_counts_at_once_on_another(home: Path) -> None
 
 
 def test_the_old_links_open_stream_ends_when_it_is_replaced(api, monkeypatch) -> None:
-    monkeypatch.setattr(app_module, "FALLBACK_SECONDS", 0.1)  # streams look again soon
+    monkeypatch.setattr(streams, "FALLBACK_SECONDS", 0.1)  # streams look again soon
     game = create_game(api)
     gid, old = game["game_id"], tokens(game)[0]
     replaced = []

@@ -1,0 +1,239 @@
+"""What the routes take from a request besides its body (FastAPI dependencies).
+
+:data:`Services`: the services the application was built on (``app.state``).
+:data:`GameId`, :data:`MapId`: the game or map the path names (404 for an id not in
+canonical form). :data:`AskedSeat`, :data:`EventsAfter`, :data:`StreamStart`: numbers
+the client sends (400). :data:`Caller`: who calls on the game, whose ``seat()`` (a
+spectator: ``None``) or ``player(asked)`` (401 without a seat's token, 403 for another
+seat's request) a route asks for; :data:`StreamRequest`: the viewer of a stream (its
+ticket's seat, else its token's) and its start. Each is a type to annotate a route's parameter with,
+e.g. ``def read(game_id: GameId, caller: Caller, services: Services)``.
+
+FastAPI solves a route's dependencies in the order its parameters declare them, and
+before it checks the shape of the route's own query parameters and body: a route lists
+them in the order their problems take precedence, and a request with a malformed body
+(or an over-long query parameter) and also an id not in canonical form gets the 404.
+Those that only parse are ``async`` (solved in the event loop, nothing to wait for);
+the ones that read the store run in the thread pool once, the caller's seat in the
+route's own thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+from uuid import UUID
+
+from cascadia.server.games import GameService, not_found
+from cascadia.server.hub import Hub
+from cascadia.server.maps import MapService, parse_map_id
+from cascadia.server.numbers import client_number, parse_id
+from cascadia.server.problems import Problem
+from cascadia.server.store import ServerStore
+from cascadia.server.tokens import seat_of_ticket, seat_of_token, token_digest
+from fastapi import Depends, Header, Query, Request
+
+Authorization = Annotated[str | None, Header()]
+"""The ``Authorization`` header (a seat's ``Bearer`` token), if sent."""
+NumberQuery = Annotated[str | None, Query(max_length=40)]
+"""A query parameter holding a number: taken as text, parsed by :func:`client_number`."""
+LastEventId = Annotated[str | None, Header()]
+"""The ``Last-Event-ID`` header a reconnecting ``EventSource`` sends."""
+
+
+# -- the services -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ServerServices:
+    """What the routes call: the games, the maps, the hub (news of games and maps for
+    this process's streams) and the store, as :func:`~cascadia.server.app.create_app`
+    put them in ``app.state``."""
+
+    games: GameService
+    maps: MapService
+    hub: Hub
+    store: ServerStore
+
+    def take_bot_turns(self, game_id: UUID) -> None:
+        """Let the bots of ``game_id`` move (a route runs this after its answer is sent),
+        wake this process's streams, and settle a game that is over on its map
+        (recorded, the bots' marks)."""
+        version = self.games.run_bots(game_id, self.maps.bot_for_turn)
+        if version is not None:
+            self.hub.poke(game_id, version)
+        self.maps.settle(game_id)
+
+
+async def _services(request: Request) -> ServerServices:
+    state = request.app.state
+    return ServerServices(state.service, state.maps, state.hub, state.store)
+
+
+Services = Annotated[ServerServices, Depends(_services)]
+"""The services, one dependency for all (FastAPI solves each dependency of a route on
+every request, even one whose value it cached): the other dependencies take what they
+need from ``request.app.state`` themselves."""
+
+
+# -- ids and numbers --------------------------------------------------------------------
+
+
+def parse_game_id(text: str) -> UUID:
+    """A game id in canonical form (:func:`~cascadia.server.numbers.parse_id`); 404 otherwise."""
+    game_id = parse_id(text)
+    if game_id is None:
+        raise not_found(text)
+    return game_id
+
+
+async def _game_in_path(game_id: str) -> UUID:
+    return parse_game_id(game_id)
+
+
+async def _map_in_path(map_id: str) -> UUID:
+    return parse_map_id(map_id)
+
+
+async def _asked_seat(seat: str) -> int:
+    return client_number(seat, "seat")
+
+
+GameId = Annotated[UUID, Depends(_game_in_path)]
+"""The game the path names (``{game_id}``): 404 unless an id in canonical form (whether
+the game exists, the service tells when it loads the game)."""
+MapId = Annotated[UUID, Depends(_map_in_path)]
+"""The map the path names (``{map_id}``): 404 unless an id in canonical form."""
+AskedSeat = Annotated[int, Depends(_asked_seat)]
+"""The seat the path names (``{seat}``): 400 unless a number."""
+
+
+def resume_at(after: str | None, last_event_id: str | None) -> int:
+    """The version a stream (or ``/events``) starts after: ``Last-Event-ID`` (as a
+    reconnecting browser sends it), else ``?after=N``, else 0 (from the start); each a
+    strict number (:func:`~cascadia.server.numbers.client_number`)."""
+    if last_event_id is not None:
+        return client_number(last_event_id, "Last-Event-ID")
+    return 0 if after is None else client_number(after, "after")
+
+
+async def _events_after(after: NumberQuery = None) -> int:
+    return resume_at(after, None)
+
+
+async def _stream_start(after: NumberQuery = None, last_event_id: LastEventId = None) -> int:
+    return resume_at(after, last_event_id)
+
+
+EventsAfter = Annotated[int, Depends(_events_after)]
+"""The version ``/events`` answers after (``?after=N``, else 0)."""
+StreamStart = Annotated[int, Depends(_stream_start)]
+"""The version a stream starts after (:func:`resume_at`)."""
+
+
+# -- the viewer -------------------------------------------------------------------------
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer`` header (``None`` without the header)."""
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Problem(
+            401, "invalid-token", "Invalid token", "send the seat's token as 'Authorization: Bearer <token>'"
+        )
+    return token.strip()
+
+
+def link_replaced() -> Problem:
+    """The problem of a seat's token after the creator re-issued the seat's link."""
+    return Problem(
+        401,
+        "link-replaced",
+        "Link replaced",
+        "this seat's link was replaced by the game's creator: ask them for the new one",
+    )
+
+
+@dataclass(frozen=True)
+class GameCaller:
+    """Who calls on a game: the seat of the request's bearer token, or a spectator.
+
+    The seat is looked up when a route asks (the stored digests are read then), in the
+    route's own thread: a dependency that read the store would cost each request a
+    second trip to the thread pool, and its problems would take precedence over the
+    route's own checks of its query and body."""
+
+    games: GameService
+    game_id: UUID
+    authorization: str | None
+
+    def seat(self) -> int | None:
+        """The token's seat (``None``: no token, a spectator); 401 for a token that is no
+        seat's of this game (``link-replaced`` for a seat's replaced token)."""
+        token = bearer_token(self.authorization)
+        if token is None:
+            return None
+        current, replaced = self.games.seat_hashes(self.game_id)
+        seat = seat_of_token(token, current)
+        if seat is None:
+            if token_digest(token) in replaced:
+                raise link_replaced()
+            raise Problem(401, "invalid-token", "Invalid token", "this token is not a seat of this game")
+        return seat
+
+    def player(self, asked: int | None = None) -> int:
+        """The token's seat: 401 without a token, 403 when the request names another
+        seat (``asked``)."""
+        seat = self.seat()
+        if seat is None:
+            raise Problem(401, "token-required", "Token required", "this needs a seat's bearer token")
+        if asked is not None and asked != seat:
+            raise Problem(403, "not-your-seat", "Not your seat", "this token is another seat's")
+        return seat
+
+
+async def _caller(request: Request, game_id: GameId, authorization: Authorization = None) -> GameCaller:
+    return GameCaller(request.app.state.service, game_id, authorization)
+
+
+Caller = Annotated[GameCaller, Depends(_caller)]
+"""Who calls on the game the path names (:class:`GameCaller`)."""
+
+
+@dataclass(frozen=True)
+class StreamOpening:
+    """What a request to open a game's stream asks for: the viewer and the version the
+    stream starts after."""
+
+    seat: int | None
+    after: int
+
+
+def _stream_opening(
+    request: Request,
+    after: StreamStart,
+    caller: Caller,
+    ticket: Annotated[str | None, Query(max_length=200)] = None,
+) -> StreamOpening:
+    """The viewer of a stream: a ``?ticket=`` (which ``EventSource`` sends instead of a
+    header) stands for its seat once, and must agree with a token sent beside it. Its
+    start is checked first, so that a request that is bad anyway spends no ticket."""
+    seat = caller.seat()
+    if ticket is None:
+        return StreamOpening(seat, after)
+    current, _ = caller.games.seat_hashes(caller.game_id)
+    ticket_seat = seat_of_ticket(ticket, caller.game_id, current)
+    if ticket_seat is None or (seat is not None and seat != ticket_seat):
+        raise Problem(401, "invalid-token", "Invalid ticket", "the stream ticket is not valid (or expired)")
+    if not request.app.state.store.use_ticket(ticket, caller.game_id, ticket_seat):
+        raise Problem(
+            401, "invalid-token", "Invalid ticket", "the stream ticket was used already (get another)"
+        )
+    return StreamOpening(ticket_seat, after)
+
+
+StreamRequest = Annotated[StreamOpening, Depends(_stream_opening)]
+"""A request to open a game's stream: its viewer (its ticket's seat, else its token's,
+else a spectator: read in one trip to the thread pool) and its start."""

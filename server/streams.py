@@ -1,0 +1,136 @@
+"""Server-sent event streams: a game's events as a viewer sees them, a map's progress.
+
+A stream sends what is stored after the version its client names, then each change as
+it is stored (woken by the :class:`~cascadia.server.hub.Hub`), keep-alive lines while
+nothing happens, and :data:`CLOSING` when the process shuts down.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+from uuid import UUID
+
+from cascadia.server import metrics
+from cascadia.server.dependencies import link_replaced
+from cascadia.server.games import GameService
+from cascadia.server.hub import FALLBACK_SECONDS, Hub, wait_for
+from cascadia.server.maps import MapService
+from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+KEEP_ALIVE_SECONDS = 15.0
+RETRY_MS = 1000
+"""How long a client whose stream the server closed on shutdown waits to reconnect."""
+SSE_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+
+
+def sse_response(stream: AsyncIterator[str]) -> StreamingResponse:
+    """The answer that sends ``stream`` as ``text/event-stream``."""
+    return StreamingResponse(stream, media_type="text/event-stream", headers=SSE_HEADERS)
+
+
+def _sse(event: str, data: dict[str, Any], event_id: int | None = None) -> str:
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+CLOSING = f"retry: {RETRY_MS}\n" + _sse("server-closing", {"retry_ms": RETRY_MS})
+"""The last message of a stream the server ends because it is shutting down: reconnect
+(with ``Last-Event-ID``) after ``retry_ms``, to another process or this one restarted."""
+
+
+class _Following:
+    """What one stream waits on: news of its game or map (by id) from the hub, a look
+    every :data:`FALLBACK_SECONDS` anyway, a keep-alive line after
+    :data:`KEEP_ALIVE_SECONDS` of silence, and the end of the process (the hub drains).
+    Counted in :data:`~cascadia.server.metrics.OPEN_STREAMS` while open."""
+
+    def __init__(self, hub: Hub, key: UUID) -> None:
+        self.hub, self.key = hub, key
+        self.wake = hub.subscribe(key)
+        metrics.OPEN_STREAMS.inc()
+        self.quiet = 0.0
+        self.looked = time.monotonic()
+
+    def looked_now(self, sent: bool) -> None:
+        """The stream has just read what is stored (and ``sent`` something new)."""
+        self.looked = time.monotonic()
+        if sent:
+            self.quiet = 0.0
+
+    async def until_news(self, last: int) -> AsyncIterator[str]:
+        """Keep-alive lines while nothing is stored after version ``last`` (and it is not
+        time to look anyway); returns when the stream should read again, or end (the hub
+        drains)."""
+        while not self.hub.draining:
+            if self.quiet >= KEEP_ALIVE_SECONDS:
+                yield ": keep-alive\n\n"
+                self.quiet = 0.0
+            started = time.monotonic()
+            await wait_for(self.wake, FALLBACK_SECONDS)
+            self.quiet += time.monotonic() - started
+            if self.hub.latest(self.key) > last or time.monotonic() - self.looked >= FALLBACK_SECONDS:
+                return
+
+    def close(self) -> None:
+        self.hub.unsubscribe(self.key, self.wake)
+        metrics.OPEN_STREAMS.dec()
+
+
+async def event_stream(
+    service: GameService, hub: Hub, game_id: UUID, seat: int | None, after: int
+) -> AsyncIterator[str]:
+    """The game's events after version ``after`` as the viewer sees them, then each new
+    one as it is stored; ``game-over`` after the last (:data:`CLOSING` if the process
+    stops first; ``link-replaced`` when the seat's link is re-issued meanwhile)."""
+    following = _Following(hub, game_id)
+    last = after
+    digest = None if seat is None else (await run_in_threadpool(service.seat_hashes, game_id))[0][seat]
+    try:
+        while True:
+            if digest is not None:
+                current, _ = await run_in_threadpool(service.seat_hashes, game_id)
+                if current[seat] != digest:  # type: ignore[index]
+                    yield _sse("link-replaced", link_replaced().body())
+                    return
+            _, events, finished = await run_in_threadpool(service.events, game_id, seat, last)
+            following.looked_now(bool(events))
+            for event in events:
+                yield _sse("game-event", event, event["version"])
+                last = event["version"]
+            if finished:
+                yield _sse("game-over", {"version": last})
+                return
+            async for line in following.until_news(last):
+                yield line
+            if hub.draining:
+                yield CLOSING
+                return
+    finally:
+        following.close()
+
+
+async def map_stream(maps: MapService, hub: Hub, map_id: UUID, after: int) -> AsyncIterator[str]:
+    """The map's progress (as ``GET /api/maps/{id}`` answers it) whenever its version
+    passes ``after``: at once if it has, then after each change, by any process (until
+    :data:`CLOSING` when the process stops)."""
+    following = _Following(hub, map_id)
+    last = after
+    try:
+        while True:
+            progress = await run_in_threadpool(maps.progress, map_id)
+            changed = progress["version"] > last
+            following.looked_now(changed)
+            if changed:
+                last = progress["version"]
+                yield _sse("map", progress, last)
+            async for line in following.until_news(last):
+                yield line
+            if hub.draining:
+                yield CLOSING
+                return
+    finally:
+        following.close()
