@@ -16,6 +16,7 @@ optimistic concurrency (one event per position) decides races between processes.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import threading
 from collections import OrderedDict
@@ -49,6 +50,7 @@ RECORD_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/server-games")
 TICKET_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/stream-tickets")
 
 
+@functools.lru_cache(maxsize=CACHED_GAMES)
 def record_id(game_id: UUID) -> UUID:
     """The id of a server game's record (not a game id: no game is stored under it)."""
     return uuid5(RECORD_NAMESPACE, str(game_id))
@@ -155,7 +157,7 @@ class ServerStore:
             except GameConflictError:
                 CONFLICTS.inc()
                 raise
-            self._remember(game)
+            self._remember(Game(game.state.copy()))  # the caller may play on: never cache its game
         return events
 
     def replace_link(self, game_id: UUID, seat: int, token_hash: str) -> None:
@@ -215,22 +217,30 @@ class ServerStore:
         return state
 
     def game(self, game_id: UUID) -> Game:
-        """The game as stored now: a private copy the caller may play on."""
+        """The game as stored now: a private copy the caller may play on (the cached
+        state, brought up to date by one read of the events stored after it)."""
         with self._lock:
             cached = self._games.get(game_id)
+            if cached is not None:
+                self._games.move_to_end(game_id)
         if cached is None:
             game = self.store.game(game_id)
         else:
             game = Game(cached.state.copy())
-            for event in self.events(game_id, after=game.version):
-                Game.project(game, [event])
+            later = self.events(game_id, after=game.version)
+            if not later:  # the cached state is the latest
+                return game
+            Game.project(game, later)
         self._remember(Game(game.state.copy()))
         return game
 
     def _remember(self, game: Game) -> None:
-        """Keep the game's state for the next request (at most :data:`CACHED_GAMES`)."""
+        """Keep ``game`` (a copy no caller holds) for the next request (at most
+        :data:`CACHED_GAMES`), unless a later state of it is kept already."""
         with self._lock:
-            self._games[game.id] = game
+            kept = self._games.get(game.id)
+            if kept is None or kept.version <= game.version:
+                self._games[game.id] = game
             self._games.move_to_end(game.id)
             while len(self._games) > CACHED_GAMES:
                 self._games.popitem(last=False)
