@@ -3,7 +3,7 @@ and 26). A script, not a test.
 
 Run: python tests/benchmarks/bench_server.py [--games 10 50 200] [--seconds 20]
          [--servers cascadia minimal] [--backends sqlite postgres]
-         [--postgres-url URL] [--poll-interval 0.02] [--py-spy DIR]
+         [--postgres-url URL] [--poll-interval 0.02] [--py-spy DIR] [--baseline DIR]
 
 It starts one ``cascadia serve`` process per backend on 127.0.0.1 and a free port (a
 fresh SQLite data directory, or a fresh PostgreSQL schema dropped afterwards), and the
@@ -25,6 +25,10 @@ after the window; it covers everything a command brings: the POST, the view read
 stream deliveries) and of the load generator; and the server's CPU per command over the
 minimal server's at the same N ("x min", the figure least moved by other load on the
 machine). Each N starts with the load average.
+
+``--baseline DIR`` also serves each backend with another checkout's code (say ``git
+worktree add --detach DIR COMMIT``; ``checkouts.py``), as the server ``baseline``,
+driven just before this checkout's: before and after a change, side by side.
 
 ``--py-spy DIR`` samples each ``cascadia serve`` process with py-spy while it is driven
 (``pip install py-spy``; root or a permissive ptrace scope), keeps the raw samples in
@@ -52,6 +56,7 @@ from pathlib import Path
 
 import httpx
 import stack_samples
+from checkouts import checkout_environment
 
 DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 MINIMAL = Path(__file__).with_name("minimal_server.py")
@@ -120,10 +125,14 @@ def running(command: list[str], env: dict[str, str], log_path: Path) -> Iterator
 
 
 @contextmanager
-def cascadia_server(backend: str, postgres_url: str, poll_interval: float) -> Iterator[Target]:
-    """A ``cascadia serve`` process on a fresh store."""
+def cascadia_server(
+    backend: str, postgres_url: str, poll_interval: float, baseline: Path | None = None
+) -> Iterator[Target]:
+    """A ``cascadia serve`` process on a fresh store, with this checkout's code or with
+    ``baseline``'s (another checkout: ``checkouts.py``)."""
     home = Path(tempfile.mkdtemp(prefix="bench-server-"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CASCADIA_")}
+    environ = dict(os.environ) if baseline is None else checkout_environment(baseline, home / "code")
+    env = {k: v for k, v in environ.items() if not k.startswith("CASCADIA_")}
     schema = None
     if backend == "postgres":
         import psycopg
@@ -136,7 +145,7 @@ def cascadia_server(backend: str, postgres_url: str, poll_interval: float) -> It
     command = [cascadia, "serve", "--home", str(home), "--poll-interval", str(poll_interval)]
     try:
         with running(command, env, home / "server.log") as (url, pid):
-            yield Target("cascadia", backend, url, pid)
+            yield Target("cascadia" if baseline is None else "baseline", backend, url, pid)
     finally:
         shutil.rmtree(home, ignore_errors=True)
         if schema is not None:
@@ -369,6 +378,7 @@ def main() -> None:
     parser.add_argument("--poll-interval", type=float, default=0.02)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--py-spy", type=Path, default=None, metavar="DIR")
+    parser.add_argument("--baseline", type=Path, default=None, metavar="DIR")
     args = parser.parse_args()
     if args.py_spy is not None:
         if not stack_samples.available():
@@ -380,9 +390,9 @@ def main() -> None:
             targets.append(stack.enter_context(minimal_server()))
         if "cascadia" in args.servers:
             for backend in args.backends:
-                targets.append(
-                    stack.enter_context(cascadia_server(backend, args.postgres_url, args.poll_interval))
-                )
+                for checkout in [None] if args.baseline is None else [args.baseline.resolve(), None]:
+                    server = cascadia_server(backend, args.postgres_url, args.poll_interval, checkout)
+                    targets.append(stack.enter_context(server))
         print(HEADER)
         print(SUBHEADER)
         profiles = []
