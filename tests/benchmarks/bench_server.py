@@ -1,7 +1,7 @@
 """Benchmark: the game server under load, beside a minimal FastAPI endpoint (issues 11
 and 26). A script, not a test.
 
-Run: python tests/benchmarks/bench_server.py [--games 10 50 200] [--seconds 20]
+Run: python tests/benchmarks/bench_server.py [--games 10 50 200] [--seconds 20] [--warmup 3]
          [--servers cascadia minimal] [--backends sqlite postgres]
          [--postgres-url URL] [--poll-interval 0.02] [--py-spy DIR] [--baseline DIR]
 
@@ -10,12 +10,13 @@ fresh SQLite data directory, or a fresh PostgreSQL schema dropped afterwards), a
 minimal server of ``minimal_server.py`` (FastAPI + uvicorn, the same paths and JSON, a
 row appended to SQLite per command, no rules engine). For each N it drives each server
 in turn with the same load generator, the minimal one first: N two-seat games kept
-going for ``--seconds`` (a finished game is replaced by a new one). Each seat is an HTTP
-client (async httpx) driven like the random bot: it keeps its seat's event stream open;
-when a turn ends there it reads its view (legal commands included), and while it is its
-turn it picks one legal command uniformly, posts it and reads its view again. Nothing
-else runs against the servers; the load generator runs on the same machine (and its CPU
-time counts against the server's).
+going for ``--warmup`` seconds, which are not counted (the games are created and their
+streams opened then), and ``--seconds`` more (a finished game is replaced by a new
+one). Each seat is an HTTP client (async httpx) driven like the random bot: it keeps its
+seat's event stream open; when a turn ends there it reads its view (legal commands
+included), and while it is its turn it picks one legal command uniformly, posts it and
+reads its view again. Nothing else runs against the servers; the load generator runs on
+the same machine (and its CPU time counts against the server's).
 
 Per server and N it prints commands per second; the latency of a command (POST until
 its answer) at p50/p95/p99; the latency of its arrival in the other seat's stream (POST
@@ -49,7 +50,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,6 +73,12 @@ class Figures:
     stream_ms: list[float] = field(default_factory=list)
     sent: dict[tuple[str, int], float] = field(default_factory=dict)
     """(game id, first event version of a command) -> when its POST was sent."""
+
+    def restart(self) -> None:
+        """Count from now (commands in flight are counted when they end)."""
+        self.commands = self.refused = self.failed = 0
+        self.command_ms.clear()
+        self.stream_ms.clear()
 
 
 def free_port() -> int:
@@ -280,24 +287,50 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-async def measure(url: str, games: int, seconds: float, seed: int) -> Figures:
-    """Keep ``games`` games going for ``seconds``; one HTTP client (connection pool) per
-    game, as separate browsers would have, which also keeps each pool small (httpx looks
-    through its pool's connections for every request)."""
+@dataclass(frozen=True)
+class Clock:
+    """The time and the CPU time of the server and of this process, at one moment."""
+
+    wall: float
+    server_cpu: float
+    client_cpu: float
+
+    @classmethod
+    def now(cls, pid: int) -> Clock:
+        return cls(time.perf_counter(), cpu_seconds(pid), time.process_time())
+
+
+async def measure(
+    url: str, games: int, seconds: float, seed: int, warmup: float, start: Callable[[], Clock]
+) -> tuple[Figures, Clock, Clock]:
+    """Keep ``games`` games going for ``warmup`` and then ``seconds`` more, counted from
+    the clock ``start`` reads when the warm-up ends (the figures of the warm-up, which
+    creates the games and opens their streams, are dropped); one HTTP client (connection
+    pool) per game, as separate browsers would have, which also keeps each pool small
+    (httpx looks through its pool's connections for every request)."""
     figures = Figures()
-    deadline = time.perf_counter() + seconds
+    deadline = time.perf_counter() + warmup + seconds
     clients = [httpx.AsyncClient(base_url=url, timeout=30) for _ in range(games)]
+    begun: list[Clock] = []
+
+    async def begin() -> None:
+        await asyncio.sleep(warmup)
+        begun.append(start())
+        figures.restart()
+
     try:
         await asyncio.gather(
+            begin(),
             *(
                 one_game_slot(client, figures, random.Random(seed * 100_003 + i), deadline)
                 for i, client in enumerate(clients)
-            )
+            ),
         )
+        ended = start()
     finally:
         for client in clients:
             await client.aclose()
-    return figures
+    return figures, begun[0], ended
 
 
 @dataclass(frozen=True)
@@ -321,28 +354,30 @@ SUBHEADER = f"{'':>32}{'':>33}server client"
 
 
 def measure_row(target: Target, games: int, args: argparse.Namespace) -> Row:
-    """Drive one server with ``games`` games for ``--seconds`` (sampled with py-spy if
-    asked: the cascadia servers only)."""
-    sampler = None
-    if args.py_spy is not None and target.server == "cascadia":
-        samples = args.py_spy / f"{target.server}-{target.store}-{games}.txt"
-        sampler = stack_samples.record(target.pid, args.seconds, samples)
-    started = time.perf_counter()
-    server_cpu, client_cpu = cpu_seconds(target.pid), time.process_time()
-    figures = asyncio.run(measure(target.url, games, args.seconds, args.seed))
-    elapsed = time.perf_counter() - started
+    """Drive one server with ``games`` games for ``--seconds`` after ``--warmup`` (sampled
+    with py-spy meanwhile if asked: the cascadia servers only)."""
+    samplers = []
+
+    def start() -> Clock:
+        if args.py_spy is not None and target.server == "cascadia":
+            samples = args.py_spy / f"{target.server}-{target.store}-{games}.txt"
+            samplers.append(stack_samples.record(target.pid, args.seconds, samples))
+        return Clock.now(target.pid)
+
+    figures, begun, ended = asyncio.run(
+        measure(target.url, games, args.seconds, args.seed, args.warmup, start)
+    )
+    for sampler in samplers:
+        sampler.wait()
     done = max(figures.commands, 1)
-    row = Row(
+    return Row(
         target,
         games,
         figures,
-        figures.commands / elapsed,
-        (cpu_seconds(target.pid) - server_cpu) * 1000 / done,
-        (time.process_time() - client_cpu) * 1000 / done,
+        figures.commands / (ended.wall - begun.wall),
+        (ended.server_cpu - begun.server_cpu) * 1000 / done,
+        (ended.client_cpu - begun.client_cpu) * 1000 / done,
     )
-    if sampler is not None:
-        sampler.wait()
-    return row
 
 
 def row_lines(row: Row, baseline: Row | None) -> list[str]:
@@ -366,6 +401,7 @@ def main() -> None:
     )
     parser.add_argument("--games", type=int, nargs="+", default=[10, 50, 200])
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds of load before counting")
     parser.add_argument(
         "--servers", nargs="+", choices=["cascadia", "minimal"], default=["cascadia", "minimal"]
     )
