@@ -31,9 +31,9 @@ machine). Each N starts with the load average.
 worktree add --detach DIR COMMIT``; ``checkouts.py``), as the server ``baseline``,
 driven just before this checkout's: before and after a change, side by side.
 
-``--py-spy DIR`` samples each ``cascadia serve`` process with py-spy while it is driven
-(``pip install py-spy``; root or a permissive ptrace scope), keeps the raw samples in
-DIR and prints the functions where its time goes (own and total time).
+``--py-spy DIR`` samples each ``cascadia serve`` process with py-spy while it is
+driven, warm-up included (``pip install py-spy``; root or a permissive ptrace scope),
+keeps the raw samples in DIR and prints where its time goes (``stack_samples.py``).
 """
 
 from __future__ import annotations
@@ -355,19 +355,15 @@ SUBHEADER = f"{'':>32}{'':>33}server client"
 
 def measure_row(target: Target, games: int, args: argparse.Namespace) -> Row:
     """Drive one server with ``games`` games for ``--seconds`` after ``--warmup`` (sampled
-    with py-spy meanwhile if asked: the cascadia servers only)."""
-    samplers = []
-
-    def start() -> Clock:
-        if args.py_spy is not None and target.server == "cascadia":
-            samples = args.py_spy / f"{target.server}-{target.store}-{games}.txt"
-            samplers.append(stack_samples.record(target.pid, args.seconds, samples))
-        return Clock.now(target.pid)
-
+    with py-spy meanwhile, warm-up included, if asked: the cascadia servers only)."""
+    sampler = None
+    if args.py_spy is not None and target.server == "cascadia":
+        samples = args.py_spy / f"{target.server}-{target.store}-{games}.txt"
+        sampler = stack_samples.record(target.pid, args.warmup + args.seconds, samples)
     figures, begun, ended = asyncio.run(
-        measure(target.url, games, args.seconds, args.seed, args.warmup, start)
+        measure(target.url, games, args.seconds, args.seed, args.warmup, lambda: Clock.now(target.pid))
     )
-    for sampler in samplers:
+    if sampler is not None:
         sampler.wait()
     done = max(figures.commands, 1)
     return Row(
