@@ -379,7 +379,9 @@ def measure_row(target: Target, games: int, args: argparse.Namespace) -> Row:
 def row_lines(row: Row, baseline: Row | None) -> list[str]:
     """The row's line (and a note of refused or failed requests, if any)."""
     c, s = row.figures.command_ms, row.figures.stream_ms
-    ratio = f"{row.server_cpu_ms / baseline.server_cpu_ms:5.2f}" if baseline else f"{'':5}"
+    ratio = (
+        f"{row.server_cpu_ms / baseline.server_cpu_ms:5.2f}" if baseline and baseline.figures.commands else ""
+    )
     lines = [
         f"{row.target.server:8} {row.target.store:8} {row.games:>5} {row.per_second:>5.0f}  "
         f"{percentile(c, 50):6.1f} {percentile(c, 95):6.1f} {percentile(c, 99):6.1f}  "
