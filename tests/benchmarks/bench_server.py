@@ -347,10 +347,10 @@ class Row:
 
 
 HEADER = (
-    f"{'server':8} {'store':8} {'games':>5} {'cmd/s':>5}  {'command ms p50/p95/p99':>20}  "
-    f"{'stream p50/p99':>13}  {'CPU ms/cmd':>10} {'x min':>5}"
+    f"{'server':8} {'store':8} {'games':>5} {'cmd/s':>5} {'command ms':>17} {'stream ms':>11} "
+    f"{'CPU ms/cmd':>13} {'x min':>5}"
 )
-SUBHEADER = f"{'':>32}{'':>33}server client"
+SUBHEADER = f"{'':29} {'p50   p95   p99':>17} {'p50   p99':>11} {'server client':>13}"
 
 
 def measure_row(target: Target, games: int, args: argparse.Namespace) -> Row:
@@ -380,13 +380,13 @@ def row_lines(row: Row, baseline: Row | None) -> list[str]:
     """The row's line (and a note of refused or failed requests, if any)."""
     c, s = row.figures.command_ms, row.figures.stream_ms
     ratio = (
-        f"{row.server_cpu_ms / baseline.server_cpu_ms:5.2f}" if baseline and baseline.figures.commands else ""
+        f"{row.server_cpu_ms / baseline.server_cpu_ms:.2f}" if baseline and baseline.figures.commands else ""
     )
     lines = [
-        f"{row.target.server:8} {row.target.store:8} {row.games:>5} {row.per_second:>5.0f}  "
-        f"{percentile(c, 50):6.1f} {percentile(c, 95):6.1f} {percentile(c, 99):6.1f}  "
-        f"{percentile(s, 50):6.1f} {percentile(s, 99):6.1f}  "
-        f"{row.server_cpu_ms:4.2f} {row.client_cpu_ms:5.2f} {ratio}"
+        f"{row.target.server:8} {row.target.store:8} {row.games:>5} {row.per_second:>5.0f} "
+        f"{percentile(c, 50):5.0f} {percentile(c, 95):5.0f} {percentile(c, 99):5.0f} "
+        f"{percentile(s, 50):5.0f} {percentile(s, 99):5.0f} "
+        f"{row.server_cpu_ms:6.2f} {row.client_cpu_ms:6.2f} {ratio:>5}"
     ]
     if row.figures.refused or row.figures.failed:
         lines.append(f"  ({row.figures.refused} commands refused, {row.figures.failed} requests failed)")
