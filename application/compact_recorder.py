@@ -39,10 +39,12 @@ from eventsourcing.persistence import ApplicationRecorder, IntegrityError, Notif
 ROW_BITS = 10
 ROW_CAPACITY = 1 << ROW_BITS
 """The most events in one row (a whole 4-player game has about 450)."""
-FIRST_READ = 1
+FIRST_READ = 2
 MAX_READ = 512
-"""Rows read per query while paging notifications: 1, then twice as many each time up
-to this, so that a page costs few queries whether rows are long or short."""
+"""Rows read per query while paging notifications: 2, then twice as many each time up
+to this, so that a page costs few queries whether rows are long or short. Two first: a
+reader resuming after the last notification it saw (a stream poller) starts in that
+notification's row, and gets that row and whatever follows in one query."""
 
 
 @dataclass(frozen=True)
@@ -65,11 +67,11 @@ class EventRow:
             topic, state = decode_entry(entry)
             yield StoredEvent(self.originator_id, self.first_version + index, topic, state)
 
-    def notifications(self, topics: frozenset[str] = frozenset()) -> Iterator[Notification]:
-        """The row's notifications, in order; only those of ``topics`` when given (the
-        state of the others is never built)."""
+    def notifications(self, topics: frozenset[str] = frozenset(), first: int = 0) -> Iterator[Notification]:
+        """The row's notifications from its event ``first`` (from 0) on, in order; only
+        those of ``topics`` when given (the state of the others is never built)."""
         for index, entry in enumerate(decode_payload(self.payload)):
-            if topics and entry_topic(entry) not in topics:
+            if index < first or (topics and entry_topic(entry) not in topics):
                 continue
             topic, state = decode_entry(entry)
             yield Notification(
@@ -197,13 +199,13 @@ class CompactRecorder(ApplicationRecorder):
         while len(found) < limit:
             rows = self._select_rows_from(next_row, None if stop is None else row_of(stop), read)
             for row in rows:
-                for notification in row.notifications(wanted):
+                # the first row may begin before ``lowest``: its earlier events are not decoded
+                for notification in row.notifications(wanted, lowest - notification_id(row.id, 0)):
                     if stop is not None and notification.id > stop:
                         return found
-                    if notification.id >= lowest:
-                        found.append(notification)
-                        if len(found) == limit:
-                            return found
+                    found.append(notification)
+                    if len(found) == limit:
+                        return found
             if len(rows) < read:
                 break
             next_row, read = rows[-1].id + 1, min(read * 2, MAX_READ)

@@ -17,27 +17,24 @@ import re
 import time
 from datetime import UTC, datetime
 from urllib.parse import parse_qsl
-from uuid import UUID
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger("cascadia.server.access")
 REDACTED = "[redacted]"
 SECRET_PARAMETERS = frozenset({"ticket", "token", "access_token"})
-TOKEN_LIKE = re.compile(r"[A-Za-z0-9_\-.]{24,}")
+TOKEN_LENGTH = 24
+TOKEN_LIKE = re.compile(rf"[A-Za-z0-9_\-.]{{{TOKEN_LENGTH},}}")
 """A run of URL-safe characters as long as a token's or a ticket's (a seat token is 43)."""
-
-
-def _is_uuid(text: str) -> bool:
-    try:
-        return str(UUID(text)) == text
-    except ValueError:
-        return False
+CANONICAL_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+"""A game or map id as ``str(UUID)`` writes it."""
 
 
 def _redact(text: str) -> str:
     """``text`` unless it looks like a secret (a long URL-safe run that is not an id)."""
-    return REDACTED if TOKEN_LIKE.search(text) and not _is_uuid(text) else text
+    if len(text) < TOKEN_LENGTH or CANONICAL_ID.fullmatch(text):
+        return text
+    return REDACTED if TOKEN_LIKE.search(text) else text
 
 
 def redact_path(path: str) -> str:
@@ -47,6 +44,8 @@ def redact_path(path: str) -> str:
 
 def redact_query(query: str) -> str:
     """The query string with secret parameters' and token-like values replaced."""
+    if not query:
+        return query
     pairs = parse_qsl(query, keep_blank_values=True)
     return "&".join(
         f"{name}={REDACTED if name.lower() in SECRET_PARAMETERS else _redact(value)}" for name, value in pairs

@@ -16,6 +16,7 @@ optimistic concurrency (one event per position) decides races between processes.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import threading
 from collections.abc import Iterator, Sequence
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-from cascadia.application.game_cache import GameCache
+from cascadia.application.game_cache import CACHED_GAMES, GameCache
 from cascadia.application.store import GameConflictError, GameNotFoundError, GameStore
 from cascadia.domain.events import GameEnded, GameEvent
 from cascadia.domain.options import GameOptions
@@ -49,6 +50,7 @@ RECORD_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/server-games")
 TICKET_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/stream-tickets")
 
 
+@functools.lru_cache(maxsize=CACHED_GAMES)
 def record_id(game_id: UUID) -> UUID:
     """The id of a server game's record (not a game id: no game is stored under it)."""
     return uuid5(RECORD_NAMESPACE, str(game_id))
