@@ -91,12 +91,10 @@ async def event_stream(
     digest = None if seat is None else (await run_in_threadpool(service.seat_hashes, game_id))[0][seat]
     try:
         while True:
-            if digest is not None:
-                current, _ = await run_in_threadpool(service.seat_hashes, game_id)
-                if current[seat] != digest:  # type: ignore[index]
-                    yield _sse("link-replaced", link_replaced().body())
-                    return
-            _, events, finished = await run_in_threadpool(service.events, game_id, seat, last)
+            replaced, events, finished = await run_in_threadpool(_look, service, game_id, seat, digest, last)
+            if replaced:
+                yield _sse("link-replaced", link_replaced().body())
+                return
             following.looked_now(bool(events))
             for event in events:
                 yield _sse("game-event", event, event["version"])
@@ -111,6 +109,18 @@ async def event_stream(
                 return
     finally:
         following.close()
+
+
+def _look(
+    service: GameService, game_id: UUID, seat: int | None, digest: str | None, last: int
+) -> tuple[bool, list[dict[str, Any]], bool]:
+    """One look at the game for a stream, in one trip to a worker thread: whether the
+    seat's link (``digest``) was replaced, else the events after ``last`` as the viewer
+    sees them and whether the game is over."""
+    if digest is not None and service.seat_hashes(game_id)[0][seat] != digest:  # type: ignore[index]
+        return True, [], False
+    _, events, finished = service.events(game_id, seat, last)
+    return False, events, finished
 
 
 async def map_stream(maps: MapService, hub: Hub, map_id: UUID, after: int) -> AsyncIterator[str]:
