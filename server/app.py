@@ -102,6 +102,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.state.store = store
     app.state.service = service
     app.state.maps = maps
+    app.state.services = services
     app.state.hub = hub
     page = config.static_dir / "not-found.html"
     problems.install(app, page if page.is_file() else None)

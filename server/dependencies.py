@@ -74,8 +74,7 @@ class ServerServices:
 
 
 async def _services(request: Request) -> ServerServices:
-    state = request.app.state
-    return ServerServices(state.service, state.maps, state.hub, state.store)
+    return request.app.state.services  # type: ignore[no-any-return]
 
 
 Services = Annotated[ServerServices, Depends(_services)]
