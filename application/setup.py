@@ -77,6 +77,13 @@ def check_seat_names(names: Sequence[str]) -> None:
         raise InvalidSetupError("two human seats have the same name")
 
 
+def check_bot_choice(bot: str) -> None:
+    """A bot a caller chooses by its plain name (one of
+    :data:`~cascadia.bots.registry.BOTS`: no budget), else :class:`InvalidSetupError`."""
+    if bot not in BOTS:
+        raise InvalidSetupError(f"unknown bot {bot[:QUOTED]!r}; choose from {', '.join(sorted(BOTS))}")
+
+
 def seats_of(specs: Sequence[SeatSpec]) -> Seats:
     """The seats of a create request: each a human's name, or a bot by its plain name
     (one of :data:`~cascadia.bots.registry.BOTS`: no budget chosen by the caller)."""
@@ -87,10 +94,7 @@ def seats_of(specs: Sequence[SeatSpec]) -> Seats:
         if (spec.name is None) == (spec.bot is None):
             raise InvalidSetupError("each seat is {'name': ...} (a human) or {'bot': ...}")
         if spec.bot is not None:
-            if spec.bot not in BOTS:
-                raise InvalidSetupError(
-                    f"unknown bot {spec.bot[:QUOTED]!r}; choose from {', '.join(sorted(BOTS))}"
-                )
+            check_bot_choice(spec.bot)
             names.append(spec.bot)
             kinds.append(spec.bot)
             continue

@@ -6,9 +6,12 @@ from collections.abc import Iterator
 from typing import Protocol, runtime_checkable
 from uuid import UUID
 
-from cascadia.domain.commands import Command
+from cascadia.domain.commands import Command, NatureFreeChoice, NatureWipe
 from cascadia.domain.game import Game
 from cascadia.domain.rng import DrawStream
+
+NatureCommands = (NatureFreeChoice, NatureWipe)
+"""The commands that spend a nature token."""
 
 
 @runtime_checkable
@@ -55,10 +58,23 @@ class PlanningBot:
         return command
 
     def play_turn(self, game: Game) -> None:
-        """Execute this bot's decisions until the active seat's turn is over."""
+        """Execute this bot's decisions until the active seat's turn is over. A turn
+        another player began (a tile taken already: a seat a server handed to the bot
+        mid-turn) is finished by :func:`finish_turn`: a plan starts from a turn's start."""
         turn = game.state.turn
+        if game.state.turn_state.taken_tile is not None:
+            finish_turn(game)
+            return
         while not game.finished and game.state.turn == turn:
             game.execute(self.choose(game))
+
+
+def finish_turn(game: Game) -> None:
+    """Finish the active seat's turn with the first legal command each step that spends no
+    nature token (the tile's first legal place, then the token's, or its return)."""
+    turn = game.state.turn
+    while not game.finished and game.state.turn == turn:
+        game.execute(next(c for c in game.legal_commands() if not isinstance(c, NatureCommands)))
 
 
 def bot_stream(name: str, seed: int, seat: int) -> DrawStream:

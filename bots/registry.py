@@ -205,6 +205,12 @@ def turn_seed(seed: int, turn: int) -> int:
 
 def bot_for_turn(state: GameState) -> Bot:
     """A bot for the active seat's current turn (the seat's name is the bot's name)."""
-    make = bot_factory(state.names[state.current])
+    return bot_playing(state, state.names[state.current])
+
+
+def bot_playing(state: GameState, name: str) -> Bot:
+    """The bot called ``name`` for the active seat's current turn (e.g. a bot a server
+    handed a person's seat to)."""
+    make = bot_factory(name)
     assert make is not None, "only bot seats are played by bots"
     return make(bot_seed(state), state.current)

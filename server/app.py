@@ -19,9 +19,10 @@ from pathlib import Path
 from cascadia.server import metrics, problems
 from cascadia.server.access_log import AccessLog, configure_logging
 from cascadia.server.bodies import BodyLimit
+from cascadia.server.dependencies import ServerServices
 from cascadia.server.draining import on_stop_signal
 from cascadia.server.games import GameService
-from cascadia.server.hub import Hub
+from cascadia.server.hub import Hub, repeat
 from cascadia.server.maps import MapService
 from cascadia.server.routes import fallback, games, maps, operations, reference, seats
 from cascadia.server.store import ServerStore
@@ -30,6 +31,8 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
 
 STATIC_DIR = Path(__file__).parent / "static"
+TURN_CHECK_SECONDS = 1.0
+"""How often a process looks for turns whose time limit ran out."""
 SETTINGS_VAR = "CASCADIA_SERVE_SETTINGS"
 """The environment variable through which ``cascadia serve`` hands its settings to each
 worker process (JSON: ``home``, ``poll_interval``, ``cors_origins``)."""
@@ -70,17 +73,23 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     store = ServerStore(config.home, config.env)
     service = GameService(store)
     hub = Hub(store, config.poll_interval)
+    maps = MapService(service)
+    services = ServerServices(service, maps, hub, store)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        poller = asyncio.create_task(hub.run())
+        tasks = [
+            asyncio.create_task(hub.run()),
+            asyncio.create_task(repeat(services.hand_over_expired, TURN_CHECK_SECONDS)),
+        ]
         on_stop_signal(hub.drain)
         try:
             yield
         finally:
-            poller.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await poller
+            for task in tasks:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             store.close()
             metrics.process_exited()
 
@@ -92,7 +101,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     )
     app.state.store = store
     app.state.service = service
-    app.state.maps = MapService(service)
+    app.state.maps = maps
+    app.state.services = services
     app.state.hub = hub
     page = config.static_dir / "not-found.html"
     problems.install(app, page if page.is_file() else None)

@@ -29,7 +29,7 @@ from cascadia.server.hub import Hub
 from cascadia.server.maps import MapService, parse_map_id
 from cascadia.server.numbers import client_number, parse_id
 from cascadia.server.problems import Problem
-from cascadia.server.store import ServerStore
+from cascadia.server.store import LINK_REPLACED, SEAT_HANDED, ServerStore
 from cascadia.server.tokens import seat_of_ticket, seat_of_token, token_digest
 from fastapi import Depends, Header, Query, Request
 
@@ -64,10 +64,17 @@ class ServerServices:
             self.hub.poke(game_id, version)
         self.maps.settle(game_id)
 
+    def hand_over_expired(self) -> None:
+        """Hand each seat whose turn time ran out to a bot
+        (:meth:`~cascadia.server.games.GameService.expire_turns`), wake the game's
+        streams and let the bots play (the app runs this every second)."""
+        for game_id in self.games.expire_turns():
+            self.hub.nudge(game_id)
+            self.take_bot_turns(game_id)
+
 
 async def _services(request: Request) -> ServerServices:
-    state = request.app.state
-    return ServerServices(state.service, state.maps, state.hub, state.store)
+    return request.app.state.services  # type: ignore[no-any-return]
 
 
 Services = Annotated[ServerServices, Depends(_services)]
@@ -146,11 +153,19 @@ def bearer_token(authorization: str | None) -> str | None:
     return token.strip()
 
 
-def link_replaced() -> Problem:
-    """The problem of a seat's token after the creator re-issued the seat's link."""
+def revoked_token(why: str) -> Problem:
+    """The problem of a seat's revoked token: the creator re-issued the seat's link
+    (``link-replaced``), or a bot plays the seat now (``seat-handed-to-bot``)."""
+    if why == SEAT_HANDED:
+        return Problem(
+            401,
+            SEAT_HANDED,
+            "Seat handed to a bot",
+            "a bot plays this seat now (its turn time ran out, or the game's creator handed it over)",
+        )
     return Problem(
         401,
-        "link-replaced",
+        LINK_REPLACED,
         "Link replaced",
         "this seat's link was replaced by the game's creator: ask them for the new one",
     )
@@ -175,11 +190,12 @@ class GameCaller:
         token = bearer_token(self.authorization)
         if token is None:
             return None
-        current, replaced = self.games.seat_hashes(self.game_id)
+        current, revoked = self.games.seat_hashes(self.game_id)
         seat = seat_of_token(token, current)
         if seat is None:
-            if token_digest(token) in replaced:
-                raise link_replaced()
+            why = revoked.get(token_digest(token))
+            if why is not None:
+                raise revoked_token(why)
             raise Problem(401, "invalid-token", "Invalid token", "this token is not a seat of this game")
         return seat
 

@@ -8,7 +8,10 @@ commitment and its salt, each viewer's masks.
 A server game gets a seed from :mod:`secrets`, a random id (UUID4) and a commitment to
 its seed (:mod:`cascadia.replays.commitment`); its seed and salt stay in the store and
 are served only once the game has ended. Its creator gets a token of their own, which
-re-issues a seat's link (:meth:`GameService.reissue`).
+re-issues a seat's link (:meth:`GameService.reissue`) or hands a human seat to a bot
+(:meth:`GameService.hand_to_bot`). A game may have a turn time limit: a human seat to
+move that lets it run out is handed to a bot (:meth:`GameService.expire_turns`, on the
+clock of :mod:`cascadia.server.turn_clock`).
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ from cascadia.application.games import (
     run_bots,
     start_game,
 )
-from cascadia.application.setup import HUMAN, SeatSpec, bot_seats, game_options, seats_of
+from cascadia.application.setup import HUMAN, SeatSpec, bot_seats, check_bot_choice, game_options, seats_of
+from cascadia.bots.registry import bot_playing
 from cascadia.domain.commands import from_dict
 from cascadia.domain.options import GameOptions
 from cascadia.projections.turns import game_round
@@ -39,20 +43,27 @@ from cascadia.server.errors import answering, game_not_found
 from cascadia.server.problems import Problem
 from cascadia.server.store import (
     GameConflictError,
+    RecordState,
     ServerGameOpened,
     ServerStore,
     record_id,
 )
 from cascadia.server.tokens import new_token, same_token, token_digest
+from cascadia.server.turn_clock import HANDOVER_BOT, MAX_TURN_SECONDS, MIN_TURN_SECONDS, TurnClock
 from cascadia.server.views import event_for, masks_for, state_for
 
-if TYPE_CHECKING:  # the type only: the use cases play the games
+if TYPE_CHECKING:  # the types only: the use cases play the games
+    from cascadia.bots.base import Bot
     from cascadia.domain.game import Game
+    from cascadia.domain.state import GameState
 
-__all__ = ["HUMAN", "CreatedGame", "GameService", "Played", "SeatSpec", "not_found"]
+__all__ = ["CREATOR", "HUMAN", "TIME_LIMIT", "CreatedGame", "GameService", "Played", "SeatSpec", "not_found"]
 
 log = logging.getLogger("cascadia.server")
 not_found = game_not_found
+CREATOR = "creator"
+TIME_LIMIT = "time-limit"
+"""Why a seat was handed to a bot: its creator did it, or its turn time ran out."""
 
 
 @dataclass(frozen=True)
@@ -85,8 +96,9 @@ class Played:
 class GameService:
     """The server's games over one :class:`ServerStore`."""
 
-    def __init__(self, store: ServerStore) -> None:
+    def __init__(self, store: ServerStore, clock: TurnClock | None = None) -> None:
         self.store = store
+        self.clock = clock or TurnClock()
 
     # -- creating -----------------------------------------------------------------------
 
@@ -96,10 +108,18 @@ class GameService:
         options: dict[str, Any],
         check: Callable[[list[str], GameOptions], None] | None = None,
         map_id: UUID | None = None,
+        turn_seconds: int | None = None,
     ) -> CreatedGame:
         """A new game; ``check`` may refuse its seat names and options (a typed error of
         the use cases, or a Problem) before anything is stored; ``map_id``: the
-        achievement map it is played for."""
+        achievement map it is played for; ``turn_seconds``: its turn time limit."""
+        if turn_seconds is not None and not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
+            raise Problem(
+                422,
+                "invalid-options",
+                "Invalid game",
+                f"turn_seconds is {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}, or null for no limit",
+            )
         with answering(map_id):
             chosen = seats_of(seats)
             settings = game_options(options)
@@ -120,22 +140,19 @@ class GameService:
             salt=salt.hex(),
             map_id=map_id,
             creator_hash=token_digest(creator_token),
+            turn_seconds=turn_seconds,
         )
         with answering(game_id):
             game = start_game(self.store, seed, chosen.names, settings, game_id, beside=[record])
         log.info("game %s created: %s", game_id, ", ".join(chosen.kinds))
+        self.clock.saw(game_id, game.version, turn_seconds)
         return CreatedGame(game_id, record, chosen.names, tokens, creator_token, game.version)
 
     def reissue(self, game_id: UUID, seat: int, creator_token: str) -> str:
         """A new token for a human seat, asked for with the creator's token; from now on
         the seat's earlier tokens are refused (401 ``link-replaced``)."""
-        record = self.record(game_id)
-        if record.creator_hash is None or not same_token(creator_token, record.creator_hash):
-            raise Problem(
-                403, "not-the-creator", "Not the creator", "only the game's creator re-issues links"
-            )
-        if not 0 <= seat < len(record.kinds) or record.kinds[seat] != HUMAN:
-            raise Problem(422, "not-a-human-seat", "Not a human seat", f"seat {seat} is not a human seat")
+        self._check_creator(self.record(game_id), creator_token)
+        _check_human(self.record_now(game_id).record, seat)
         token = new_token()
         try:
             self.store.replace_link(game_id, seat, token_digest(token))
@@ -146,14 +163,72 @@ class GameService:
         log.info("game %s: seat %d's link re-issued", game_id, seat)
         return token
 
+    def hand_to_bot(self, game_id: UUID, seat: int, creator_token: str, bot: str = HANDOVER_BOT) -> None:
+        """The creator hands a human seat to ``bot``: the seat's token no longer acts
+        (401 ``seat-handed-to-bot``), the bot plays its turns (:meth:`run_bots`)."""
+        self._check_creator(self.record(game_id), creator_token)
+        state = self.record_now(game_id)
+        if self._load(state.record).finished:
+            raise Problem(409, "game-over", "Game over", "the game is over: no seat changes hands")
+        _check_human(state.record, seat)
+        with answering(game_id):
+            check_bot_choice(bot)
+        if not self._hand_over(state, seat, bot, CREATOR):
+            raise Problem(409, "stale-version", "Stale version", "the seats changed just then; try again")
+
+    def _hand_over(self, state: RecordState, seat: int, bot: str, reason: str) -> bool:
+        """Store the handover after the record ``state``; ``False`` if another change of
+        the record (on any process) was stored first."""
+        game_id = state.record.game_id
+        try:
+            self.store.hand_to_bot(game_id, seat, bot, reason, state)
+        except GameConflictError:
+            return False
+        log.info("game %s: seat %d handed to %s (%s)", game_id, seat, bot, reason)
+        return True
+
+    def expire_turns(self) -> list[UUID]:
+        """Hand to a bot each human seat to move whose turn time ran out (by this
+        process's :class:`~cascadia.server.turn_clock.TurnClock`); the games handed over.
+        A game that moved meanwhile starts its clock again; one that is over is forgotten;
+        a handover another process stored first is left to it."""
+        handed = []
+        for game_id, version in self.clock.due():
+            state = self.record_now(game_id)
+            game = self._load(state.record)
+            if game.finished:
+                self.clock.forget(game_id)
+                continue
+            seat = game.state.current
+            if game.version != version or state.record.kinds[seat] != HUMAN:
+                self.clock.forget(game_id)  # its clock starts again (a bot's turn: a read starts it)
+                self.clock.saw(game_id, game.version, state.record.turn_seconds)
+                continue
+            if self._hand_over(state, seat, HANDOVER_BOT, TIME_LIMIT):
+                handed.append(game_id)
+        return handed
+
+    @staticmethod
+    def _check_creator(record: ServerGameOpened, token: str) -> None:
+        if record.creator_hash is None or not same_token(token, record.creator_hash):
+            raise Problem(
+                403, "not-the-creator", "Not the creator", "only the game's creator changes its seats"
+            )
+
     # -- reading ------------------------------------------------------------------------
 
     def record(self, game_id: UUID) -> ServerGameOpened:
         with answering(game_id):
             return self.store.record(game_id)
 
-    def seat_hashes(self, game_id: UUID) -> tuple[list[str | None], frozenset[str]]:
-        """Each seat's current token digest and the replaced ones, as stored now."""
+    def record_now(self, game_id: UUID) -> RecordState:
+        """The record as stored now: the seats' current kinds, and the handovers."""
+        with answering(game_id):
+            return self.store.record_state(game_id)
+
+    def seat_hashes(self, game_id: UUID) -> tuple[list[str | None], dict[str, str]]:
+        """Each seat's current token digest and the revoked ones (each with why), as
+        stored now."""
         with answering(game_id):
             return self.store.seat_hashes(game_id)
 
@@ -167,11 +242,18 @@ class GameService:
 
     def view(self, game_id: UUID, seat: int | None) -> dict[str, Any]:
         """The game as a spectator (``seat=None``) or one seat sees it."""
-        record = self.record(game_id)
+        now = self.record_now(game_id)
+        record = now.record
         game = self._load(record)
         state = game.state
+        left = None
+        if state.finished:
+            self.clock.forget(game_id)
+        elif record.kinds[state.current] == HUMAN:
+            left = self.clock.saw(game_id, game.version, record.turn_seconds)
         view = {
-            **self.summary(record, game),
+            **self.summary(record, game, now),
+            "turn_seconds_left": None if left is None else round(left),
             "state": state_for(state, seat),
             "seat": seat,
             "your_turn": None,
@@ -186,8 +268,12 @@ class GameService:
             )
         return view
 
-    def summary(self, record: ServerGameOpened, game: Game) -> dict[str, Any]:
+    def summary(self, record: ServerGameOpened, game: Game, now: RecordState | None = None) -> dict[str, Any]:
+        """What a list of games and a view say of a game; ``now``: its record as stored
+        now, with the seats handed to a bot (else ``record`` as last read)."""
         state = game.state
+        handed = {h.seat: {"bot": h.bot, "reason": h.reason} for h in (now.handovers if now else ())}
+        kinds = (now.record if now else record).kinds
         return {
             "game_id": str(record.game_id),
             "commitment": record.commitment,
@@ -198,15 +284,24 @@ class GameService:
             "finished": state.finished,
             "map_id": None if record.map_id is None else str(record.map_id),
             "achievement_mode": state.options.achievement_mode,
+            "turn_seconds": record.turn_seconds,
             "seats": [
-                {"seat": seat, "name": name, "kind": "human" if kind == HUMAN else "bot"}
-                for seat, (name, kind) in enumerate(zip(state.names, record.kinds, strict=True))
+                {
+                    "seat": seat,
+                    "name": name,
+                    "kind": "human" if kind == HUMAN else "bot",
+                    "handed": handed.get(seat),
+                }
+                for seat, (name, kind) in enumerate(zip(state.names, kinds, strict=True))
             ],
         }
 
     def games(self, limit: int) -> list[dict[str, Any]]:
         records = list(self.store.records())[-limit:]
-        return [self.summary(record, self.store.game(record.game_id)) for record in reversed(records)]
+        return [
+            self.summary(record, self.store.game(record.game_id), self.store.record_state(record.game_id))
+            for record in reversed(records)
+        ]
 
     def events(self, game_id: UUID, seat: int | None, after: int) -> tuple[int, list[dict[str, Any]], bool]:
         """``(version, events after ``after`` as the viewer sees them, finished)``."""
@@ -264,6 +359,7 @@ class GameService:
                 self.store, game_id, command, expected_version=expected_version, seat=seat
             )
         game = applied.game
+        self.clock.saw(game_id, game.version, record.turn_seconds)
         masks = masks_for(game.state, seat)
         follow_up = game.finished or self.bot_due(game, record)
         rounds = game_round(game.state).of
@@ -276,8 +372,25 @@ class GameService:
     def run_bots(self, game_id: UUID, bot_for: BotFor | None = None) -> int | None:
         """Let the bots play while it is a bot's turn, one stored turn at a time
         (:func:`~cascadia.application.games.run_bots`); returns the game's version if
-        they moved. ``bot_for`` makes the bot of a turn (default:
-        :func:`~cascadia.bots.registry.bot_for_turn`)."""
-        record = self.record(game_id)
+        they moved. ``bot_for`` makes the bot of a bot seat's turn (default:
+        :func:`~cascadia.bots.registry.bot_for_turn`); a seat handed to a bot is played
+        by that bot."""
+        record = self.record_now(game_id).record
+
+        def playing(gid: UUID, state: GameState) -> Bot:
+            kind = record.kinds[state.current]
+            if bot_for is None or kind != state.names[state.current]:  # or a person's seat handed over
+                return bot_playing(state, kind)
+            return bot_for(gid, state)
+
         with answering(game_id):
-            return run_bots(self.store, game_id, bot_seats(record.kinds), bot_for)
+            version = run_bots(self.store, game_id, bot_seats(record.kinds), playing)
+        if version is not None:
+            self.clock.saw(game_id, version, record.turn_seconds)
+        return version
+
+
+def _check_human(record: ServerGameOpened, seat: int) -> None:
+    """422 ``not-a-human-seat`` unless ``seat`` is a seat a person plays now."""
+    if not 0 <= seat < len(record.kinds) or record.kinds[seat] != HUMAN:
+        raise Problem(422, "not-a-human-seat", "Not a human seat", f"seat {seat} is not a human seat")

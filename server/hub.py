@@ -7,8 +7,10 @@ events after the last one it sent, so a missed or spurious wake-up costs nothing
 read (and a stream skips the read when it has already sent the latest version the hub
 knows of); streams also look by themselves every :data:`FALLBACK_SECONDS` in case a
 notification was missed. Events stored by this process wake its streams at once
-(:meth:`Hub.poke`). When the process is shutting down, :meth:`Hub.drain` wakes every
-stream for the last time: each then tells its client to reconnect and ends.
+(:meth:`Hub.poke`). A change of a game's server record that stores no game event (a
+seat handed to a bot) nudges its streams (:meth:`Hub.nudge`, or the poller seeing the
+record's notification): each then looks again. When the process is shutting down,
+:meth:`Hub.drain` wakes every stream for the last time: each then tells its client to reconnect and ends.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 from uuid import UUID
 
-from cascadia.server.store import ServerStore
+from cascadia.server.store import ServerStore, record_id
 from starlette.concurrency import run_in_threadpool
 
 T = TypeVar("T")
@@ -37,6 +39,10 @@ class Hub:
         self._waiters: dict[UUID, set[asyncio.Event]] = {}
         self._latest: dict[UUID, int] = {}
         """The highest version known stored, per game with open streams."""
+        self._nudges: dict[UUID, int] = {}
+        """How many times the record of a game with open streams changed, as seen here."""
+        self._games_of_records: dict[UUID, UUID] = {}
+        """The game of each server record id, for the games with open streams."""
         self._position: int | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.draining = False
@@ -45,6 +51,7 @@ class Hub:
     def subscribe(self, game_id: UUID) -> asyncio.Event:
         event = asyncio.Event()
         self._waiters.setdefault(game_id, set()).add(event)
+        self._games_of_records[record_id(game_id)] = game_id
         return event
 
     def unsubscribe(self, game_id: UUID, event: asyncio.Event) -> None:
@@ -54,10 +61,29 @@ class Hub:
             if not waiters:
                 del self._waiters[game_id]
                 self._latest.pop(game_id, None)
+                self._nudges.pop(game_id, None)
+                self._games_of_records.pop(record_id(game_id), None)
 
     def latest(self, game_id: UUID) -> int:
         """The highest version of the game known to be stored (0: none seen yet)."""
         return self._latest.get(game_id, 0)
+
+    def nudges(self, game_id: UUID) -> int:
+        """How many times the game's record changed while it had open streams."""
+        return self._nudges.get(game_id, 0)
+
+    def nudge(self, game_id: UUID) -> None:
+        """The game's server record changed (from any thread): its streams look again."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._nudged, game_id)
+
+    def _nudged(self, game_id: UUID) -> None:
+        waiters = self._waiters.get(game_id)
+        if not waiters:
+            return
+        self._nudges[game_id] = self._nudges.get(game_id, 0) + 1
+        for event in waiters:
+            event.set()
 
     def _wake(self, game_id: UUID, version: int) -> None:
         waiters = self._waiters.get(game_id)
@@ -96,9 +122,24 @@ class Hub:
                 log.warning("stream poller: the event store did not answer")
                 continue
             for notification in notifications:
-                self._wake(notification.originator_id, notification.originator_version)  # type: ignore[arg-type]
+                game_id = self._games_of_records.get(notification.originator_id)  # type: ignore[arg-type]
+                if game_id is not None:
+                    self._nudged(game_id)
+                else:
+                    self._wake(notification.originator_id, notification.originator_version)  # type: ignore[arg-type]
             if notifications:
                 self._position = notifications[-1].id
+
+
+async def repeat(function: Callable[[], object], seconds: float) -> None:
+    """Call ``function`` in a worker thread every ``seconds`` until cancelled (an error is
+    logged, and the next call comes all the same)."""
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            await _finishing(function)
+        except Exception:
+            log.exception("a periodic task failed")
 
 
 async def _finishing(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:

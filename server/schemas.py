@@ -16,6 +16,7 @@ from cascadia.domain.components import TILES
 from cascadia.domain.options import RESTRICTIONS
 from cascadia.server.numbers import MAX_NUMBER
 from cascadia.server.problems import Problem
+from cascadia.server.turn_clock import HANDOVER_BOT
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 
@@ -41,6 +42,7 @@ class CreateGameIn(BaseModel):
     seats: list[SeatIn] = Field(min_length=1, max_length=MAX_PLAYERS)
     options: OptionsIn = Field(default_factory=OptionsIn)
     map_id: StrictStr | None = Field(None, max_length=40)
+    turn_seconds: StrictInt | None = Field(None, ge=-MAX_NUMBER, le=MAX_NUMBER)
 
     def options_for(self, map_id: UUID | None) -> dict[str, Any]:
         """The game's options as sent, for the map ``map_id`` (or none): a game for a map
@@ -63,6 +65,11 @@ class CreateMapIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: StrictStr = Field(min_length=1, max_length=60)
     players: list[StrictStr] = Field(default_factory=list, max_length=MAX_MAP_PLAYERS)
+
+
+class HandToBotIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    bot: StrictStr = Field(HANDOVER_BOT, min_length=1, max_length=40)
 
 
 class MarkIn(BaseModel):

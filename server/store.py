@@ -7,7 +7,9 @@ server needs and must never serve before the end: the seats' kinds, the SHA-256 
 human seat's token (and of the creator's token), the seed commitment and its salt, the
 achievement map the game is played for (if any). A seat's link re-issued by the game's
 creator is a :class:`SeatLinkReplaced` event of the same record (the new token's
-SHA-256 only), so every process sees it and it survives a restart. Keeping the record
+SHA-256 only), and a human seat handed to a bot (by the creator, or when its turn time
+ran out) a :class:`SeatHandedToBot` event, so every process sees them and they survive a
+restart (the game's own events do not change: the bot's moves are ordinary turns). Keeping the record
 out of the game's stream keeps the game's log, audit and analytics unchanged; keeping it
 in the store means every server process on the same database sees it, and the store's
 optimistic concurrency (one event per position) decides races between processes.
@@ -36,8 +38,12 @@ if TYPE_CHECKING:  # the type only: the games are loaded through the application
     from cascadia.domain.game import Game
 
 __all__ = [
+    "LINK_REPLACED",
+    "SEAT_HANDED",
     "GameConflictError",
     "GameNotFoundError",
+    "RecordState",
+    "SeatHandedToBot",
     "SeatLinkReplaced",
     "ServerGameOpened",
     "ServerStore",
@@ -48,6 +54,10 @@ NOTIFICATION_BATCH = 1000
 """Notifications read in one query by :meth:`ServerStore.games_in_play`."""
 RECORD_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/server-games")
 TICKET_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/stream-tickets")
+LINK_REPLACED = "link-replaced"
+"""Why a revoked seat token no longer acts: the creator re-issued the seat's link."""
+SEAT_HANDED = "seat-handed-to-bot"
+"""Why a revoked seat token no longer acts: a bot plays the seat now."""
 
 
 @functools.lru_cache(maxsize=CACHED_GAMES)
@@ -75,6 +85,9 @@ class ServerGameOpened:
     creator_hash: str | None = None
     """The hex SHA-256 of the creator's token (``None``: a game created before creators
     had one; nobody can re-issue its links)."""
+    turn_seconds: int | None = None
+    """The turn time limit: a human seat to move that has not moved for this long since
+    the game last moved is handed to a bot (``None``: no limit)."""
 
 
 @dataclass(frozen=True)
@@ -90,21 +103,46 @@ class SeatLinkReplaced:
 
 
 @dataclass(frozen=True)
-class _RecordState:
+class SeatHandedToBot:
+    """A human seat is played by ``bot`` from now on (``reason``: ``creator``, the game's
+    creator handed it over, or ``time-limit``, its turn time ran out); the seat's token
+    no longer acts for it."""
+
+    originator_id: UUID
+    originator_version: int
+    game_id: UUID
+    seat: int
+    bot: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class RecordState:
     """A game's record as its events leave it: the opened record with each seat's current
-    token digest (its ``originator_version``: the record's last event), and every digest
-    since replaced."""
+    kind and token digest (its ``originator_version``: the record's last event), every
+    digest revoked since (with why: :data:`LINK_REPLACED` or :data:`SEAT_HANDED`), and
+    the seats handed to a bot, in order."""
 
     record: ServerGameOpened
-    replaced: frozenset[str]
+    revoked: dict[str, str] = dataclasses.field(default_factory=dict)
+    handovers: tuple[SeatHandedToBot, ...] = ()
 
-    def after(self, event: SeatLinkReplaced) -> _RecordState:
-        hashes = list(self.record.token_hashes)
-        old, hashes[event.seat] = hashes[event.seat], event.token_hash
+    def after(self, event: SeatLinkReplaced | SeatHandedToBot) -> RecordState:
+        hashes, kinds = list(self.record.token_hashes), list(self.record.kinds)
+        old = hashes[event.seat]
+        handovers = self.handovers
+        if isinstance(event, SeatHandedToBot):
+            hashes[event.seat], kinds[event.seat] = None, event.bot
+            handovers = (*handovers, event)
+            why = SEAT_HANDED
+        else:
+            hashes[event.seat] = event.token_hash
+            why = LINK_REPLACED
         record = dataclasses.replace(
-            self.record, originator_version=event.originator_version, token_hashes=hashes
+            self.record, originator_version=event.originator_version, token_hashes=hashes, kinds=kinds
         )
-        return _RecordState(record, self.replaced | {old} if old else self.replaced)
+        revoked = {**self.revoked, old: why} if old else self.revoked
+        return RecordState(record, revoked, handovers)
 
 
 @dataclass(frozen=True)
@@ -125,7 +163,7 @@ class ServerStore:
     def __init__(self, home: str | os.PathLike[str] | None = None, env: dict[str, str] | None = None) -> None:
         self.store = GameStore(home, env)
         self._games = GameCache(self.store.game, self.events)
-        self._records: dict[UUID, _RecordState] = {}
+        self._records: dict[UUID, RecordState] = {}
         self._lock = threading.Lock()
         self._writer = GroupCommit(self.store.save_events, GameConflictError)
         self._in_play: set[UUID] = set()
@@ -166,10 +204,20 @@ class ServerStore:
     def replace_link(self, game_id: UUID, seat: int, token_hash: str) -> None:
         """Store a seat's new token digest after the record as last read
         (:class:`GameConflictError` if another re-issue was stored first)."""
-        record = self._record_state(game_id).record
+        record = self.record_state(game_id).record
         version = record.originator_version + 1
         replaced = SeatLinkReplaced(record.originator_id, version, game_id, seat, token_hash)
         self._writer.append([replaced])  # type: ignore[list-item]
+
+    def hand_to_bot(self, game_id: UUID, seat: int, bot: str, reason: str, after: RecordState) -> None:
+        """Store that ``bot`` plays ``seat`` from now on, right after the record ``after``
+        (:class:`GameConflictError` if anything was stored after it first: another
+        handover or re-issue, on any process)."""
+        record = after.record
+        handed = SeatHandedToBot(
+            record.originator_id, record.originator_version + 1, game_id, seat, bot, reason
+        )
+        self._writer.append([handed])  # type: ignore[list-item]
 
     def use_ticket(self, ticket: str, game_id: UUID, seat: int) -> bool:
         """Record that ``ticket`` opens a stream now; ``False`` if it was used before."""
@@ -184,19 +232,20 @@ class ServerStore:
 
     def record(self, game_id: UUID) -> ServerGameOpened:
         """The server record of a game as last read (:class:`GameNotFoundError` for any
-        other id): all but its ``token_hashes`` never change; to check a token, ask
-        :meth:`seat_hashes`, which reads what is new."""
+        other id): all but its ``token_hashes`` and ``kinds`` never change; to check a
+        token, ask :meth:`seat_hashes`, for the seats' kinds :meth:`record_state`, which
+        read what is new."""
         with self._lock:
             cached = self._records.get(game_id)
-        return (cached or self._record_state(game_id)).record
+        return (cached or self.record_state(game_id)).record
 
-    def seat_hashes(self, game_id: UUID) -> tuple[list[str | None], frozenset[str]]:
-        """Each seat's current token digest (``None`` for a bot) and every digest the
-        creator has replaced, as stored now."""
-        state = self._record_state(game_id)
-        return state.record.token_hashes, state.replaced
+    def seat_hashes(self, game_id: UUID) -> tuple[list[str | None], dict[str, str]]:
+        """Each seat's current token digest (``None`` for a bot) and every digest revoked
+        since (a link re-issued, a seat handed to a bot), as stored now."""
+        state = self.record_state(game_id)
+        return state.record.token_hashes, state.revoked
 
-    def _record_state(self, game_id: UUID) -> _RecordState:
+    def record_state(self, game_id: UUID) -> RecordState:
         """The record, brought up to date with the events stored after the cached one
         (one read each time: a link replaced on another process counts at once)."""
         rid = record_id(game_id)
@@ -206,7 +255,7 @@ class ServerStore:
             events = list(self.store.events.get(rid))
             if not events or not isinstance(events[0], ServerGameOpened):
                 raise GameNotFoundError(f"no game {game_id}")
-            state = _RecordState(events[0], frozenset())
+            state = RecordState(events[0])
             later = events[1:]
         else:
             state = cached

@@ -10,14 +10,16 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
 from cascadia.server import metrics
-from cascadia.server.dependencies import link_replaced
+from cascadia.server.dependencies import revoked_token
 from cascadia.server.games import GameService
 from cascadia.server.hub import FALLBACK_SECONDS, Hub, wait_for
 from cascadia.server.maps import MapService
+from cascadia.server.store import LINK_REPLACED, SeatHandedToBot
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -51,6 +53,7 @@ class _Following:
     def __init__(self, hub: Hub, key: UUID) -> None:
         self.hub, self.key = hub, key
         self.wake = hub.subscribe(key)
+        self.nudged = hub.nudges(key)
         metrics.OPEN_STREAMS.inc()
         self.quiet = 0.0
         self.looked = time.monotonic()
@@ -58,6 +61,7 @@ class _Following:
     def looked_now(self, sent: bool) -> None:
         """The stream has just read what is stored (and ``sent`` something new)."""
         self.looked = time.monotonic()
+        self.nudged = self.hub.nudges(self.key)
         if sent:
             self.quiet = 0.0
 
@@ -72,7 +76,11 @@ class _Following:
             started = time.monotonic()
             await wait_for(self.wake, FALLBACK_SECONDS)
             self.quiet += time.monotonic() - started
-            if self.hub.latest(self.key) > last or time.monotonic() - self.looked >= FALLBACK_SECONDS:
+            if (
+                self.hub.latest(self.key) > last
+                or self.hub.nudges(self.key) > self.nudged
+                or time.monotonic() - self.looked >= FALLBACK_SECONDS
+            ):
                 return
 
     def close(self) -> None:
@@ -85,17 +93,25 @@ async def event_stream(
 ) -> AsyncIterator[str]:
     """The game's events after version ``after`` as the viewer sees them, then each new
     one as it is stored; ``game-over`` after the last (:data:`CLOSING` if the process
-    stops first; ``link-replaced`` when the seat's link is re-issued meanwhile)."""
+    stops first). ``seat-handed`` (``{seat, bot, reason}``) for each seat handed to a bot
+    while the stream is open; a seat's own stream ends with ``link-replaced`` or
+    ``seat-handed-to-bot`` (the problem) when its token is revoked meanwhile."""
     following = _Following(hub, game_id)
     last = after
-    digest = None if seat is None else (await run_in_threadpool(service.seat_hashes, game_id))[0][seat]
+    opened = await run_in_threadpool(service.record_now, game_id)
+    digest = None if seat is None else opened.record.token_hashes[seat]
+    handed = len(opened.handovers)
     try:
         while True:
-            replaced, events, finished = await run_in_threadpool(_look, service, game_id, seat, digest, last)
-            if replaced:
-                yield _sse("link-replaced", link_replaced().body())
+            look = await run_in_threadpool(_look, service, game_id, seat, digest, last, handed)
+            for news in look.handovers:
+                yield _sse("seat-handed", {"seat": news.seat, "bot": news.bot, "reason": news.reason})
+            handed += len(look.handovers)
+            if look.revoked is not None:
+                yield _sse(look.revoked, revoked_token(look.revoked).body())
                 return
-            following.looked_now(bool(events))
+            events, finished = look.events, look.finished
+            following.looked_now(bool(events) or bool(look.handovers))
             for event in events:
                 yield _sse("game-event", event, event["version"])
                 last = event["version"]
@@ -111,16 +127,31 @@ async def event_stream(
         following.close()
 
 
+@dataclass(frozen=True)
+class _Look:
+    """What one look at a game finds for a stream."""
+
+    handovers: tuple[SeatHandedToBot, ...]
+    """the seats handed to a bot since the stream's last look"""
+    revoked: str | None
+    """why the stream's seat token no longer acts (``None``: it does, or a spectator)"""
+    events: list[dict[str, Any]]
+    finished: bool
+
+
 def _look(
-    service: GameService, game_id: UUID, seat: int | None, digest: str | None, last: int
-) -> tuple[bool, list[dict[str, Any]], bool]:
-    """One look at the game for a stream, in one trip to a worker thread: whether the
-    seat's link (``digest``) was replaced, else the events after ``last`` as the viewer
-    sees them and whether the game is over."""
-    if digest is not None and service.seat_hashes(game_id)[0][seat] != digest:  # type: ignore[index]
-        return True, [], False
+    service: GameService, game_id: UUID, seat: int | None, digest: str | None, last: int, handed: int
+) -> _Look:
+    """One look at the game for a stream, in one trip to a worker thread: the seats
+    handed to a bot after the first ``handed``; whether the seat's token (``digest``) was
+    revoked, else the events after ``last`` as the viewer sees them and whether the game
+    is over."""
+    state = service.record_now(game_id)
+    news = state.handovers[handed:]
+    if digest is not None and state.record.token_hashes[seat] != digest:  # type: ignore[index]
+        return _Look(news, state.revoked.get(digest, LINK_REPLACED), [], False)
     _, events, finished = service.events(game_id, seat, last)
-    return False, events, finished
+    return _Look(news, None, events, finished)
 
 
 async def map_stream(maps: MapService, hub: Hub, map_id: UUID, after: int) -> AsyncIterator[str]:

@@ -132,6 +132,23 @@ def _shutting_down(api: TestClient) -> httpx.Response:
     return api.get("/readyz")
 
 
+def _handed_seat(api: TestClient) -> httpx.Response:
+    """A seat's token after the creator handed the seat to a bot."""
+    game = create_game(api)
+    api.post(f"/api/games/{game['game_id']}/seats/0/bot", headers=bearer(game["creator_token"]))
+    return api.get(f"/api/games/{game['game_id']}", headers=bearer(tokens(game)[0]))
+
+
+def _handover_after_the_end(api: TestClient) -> httpx.Response:
+    """A solo game handed to a bot, which plays it out; then a handover again."""
+    game = create_game(api, seats=[{"name": "ann"}])
+    path = f"/api/games/{game['game_id']}/seats/0/bot"
+    api.post(path, headers=bearer(game["creator_token"]))
+    return api.post(path, headers=bearer(game["creator_token"]))
+
+
+TRIGGERS["seat-handed-to-bot"] = _handed_seat
+TRIGGERS["game-over"] = _handover_after_the_end
 TRIGGERS["mark-refused"] = _early_mark
 TRIGGERS["not-ready"] = _shutting_down
 

@@ -36,7 +36,7 @@ def create_game(body: CreateGameIn, services: Services, background: BackgroundTa
     options = body.options_for(map_id)
     check = None if map_id is None else lambda names, opts: services.maps.check_game(map_id, names, opts)
     seats = [SeatSpec(name=s.name, bot=s.bot) for s in body.seats]
-    created = services.games.create(seats, options, check, map_id)
+    created = services.games.create(seats, options, check, map_id, body.turn_seconds)
     if created.has_bots:
         background.add_task(services.take_bot_turns, created.game_id)
     return answer(_created(created, body.map_id and str(map_id), options["achievement_mode"]), status=201)
@@ -65,6 +65,7 @@ def _created(created: CreatedGame, map_id: str | None, mode: str | None) -> dict
         "creator_link": f"/spectate.html?game={gid}#creator={created.creator_token}",
         "map_id": map_id,
         "achievement_mode": mode,
+        "turn_seconds": created.record.turn_seconds,
     }
 
 

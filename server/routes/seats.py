@@ -1,5 +1,6 @@
-"""A game's seats: a seat's view, its link re-issued by the game's creator, and on a
-game for an achievement map, what the seat may mark and its marks."""
+"""A game's seats: a seat's view, its link re-issued or the seat handed to a bot by the
+game's creator, and on a game for an achievement map, what the seat may mark and its
+marks."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from cascadia.server.dependencies import (
 )
 from cascadia.server.problems import Problem
 from cascadia.server.routes import answer, router
-from cascadia.server.schemas import MarkIn, join_link
+from cascadia.server.schemas import HandToBotIn, MarkIn, join_link
+from fastapi import BackgroundTasks
 from fastapi.responses import JSONResponse
 
 routes = router()
@@ -28,11 +30,32 @@ def read_seat(game_id: GameId, seat: AskedSeat, caller: Caller, services: Servic
 def reissue_link(
     game_id: GameId, seat: AskedSeat, services: Services, authorization: Authorization = None
 ) -> JSONResponse:
+    token = services.games.reissue(game_id, seat, _creator(authorization))
+    return answer({"seat": seat, "token": token, "join_link": join_link(game_id, seat, token)})
+
+
+@routes.post("/api/games/{game_id}/seats/{seat}/bot")
+def hand_to_bot(
+    game_id: GameId,
+    seat: AskedSeat,
+    services: Services,
+    background: BackgroundTasks,
+    body: HandToBotIn | None = None,
+    authorization: Authorization = None,
+) -> JSONResponse:
+    bot = (body or HandToBotIn()).bot
+    services.games.hand_to_bot(game_id, seat, _creator(authorization), bot)
+    services.hub.nudge(game_id)
+    background.add_task(services.take_bot_turns, game_id)
+    return answer({"seat": seat, "bot": bot, "reason": "creator"})
+
+
+def _creator(authorization: str | None) -> str:
+    """The creator's token the request sends (401 ``token-required`` without one)."""
     creator = bearer_token(authorization)
     if creator is None:
         raise Problem(401, "token-required", "Token required", "this needs the creator's bearer token")
-    token = services.games.reissue(game_id, seat, creator)
-    return answer({"seat": seat, "token": token, "join_link": join_link(game_id, seat, token)})
+    return creator
 
 
 @routes.get("/api/games/{game_id}/seats/{seat}/markable")

@@ -45,7 +45,9 @@ export class GameFeed {
     const view = await api(`/api/games/${this.gameId}`, { token: this.token });
     const events = this.pending;
     this.pending = [];
-    if (!this.view || view.version > this.view.version) {
+    // a seat handed to a bot changes the seats, not the version
+    const seatsChanged = this.view && JSON.stringify(view.seats) !== JSON.stringify(this.view.seats);
+    if (!this.view || view.version > this.view.version || seatsChanged) {
       this.view = view;
       this.onView(view, events);
     }
@@ -81,6 +83,8 @@ export class GameFeed {
       }
       this.reloadSoon();
     });
+    // a seat handed to a bot (by the creator, or its turn time ran out): read the view again
+    source.addEventListener("seat-handed", () => this.reloadSoon());
     source.addEventListener("game-over", () => {
       source.close();
       this.closed = true;
@@ -226,18 +230,47 @@ const recent = [];
  * (``text``, from projections/describe.py). */
 const UNLISTED = new Set(["MarketRefilled"]);
 
+/** A seat's name, with "(bot: greedy, took over)" once the seat was handed to a bot. */
+export function seatName(view, seat, name) {
+  const handed = view.seats[seat] && view.seats[seat].handed;
+  return handed ? `${name} (bot: ${handed.bot}, took over)` : name;
+}
+
+let countdown = null;
+
+/** The turn's time left (a game with a turn time limit), ticking each second until the
+ * next view: "0:42 left" after the turn label. */
+function countDown(view) {
+  clearInterval(countdown);
+  const box = $("turn-clock");
+  if (!box) return;
+  let left = view.turn_seconds_left;
+  box.hidden = left === null || left === undefined;
+  if (box.hidden) return;
+  const show = () => {
+    const m = Math.floor(left / 60);
+    const s = String(left % 60).padStart(2, "0");
+    box.textContent = `\u23f1 ${m}:${s} left`;
+    box.classList.toggle("urgent", left <= 10);
+    left = Math.max(0, left - 1);
+  };
+  show();
+  countdown = setInterval(show, 1000);
+}
+
 /** What both pages show the same way: the turn label, bag, cards (``rules``: their texts,
  * cards.js ``cardRules``), scores, other boards, recent events. ``mySeat`` is left out of
  * the boards (the play page draws it itself). */
 export function drawShared(view, catalogue, rules, events, mySeat = null) {
   const state = view.state;
-  const names = state.players.map((p) => p.name);
+  const names = state.players.map((p) => seatName(view, p.seat, p.name));
   const round = `round ${state.round.number} of ${state.round.of}`;
   let label;
   if (state.finished) label = "Game over";
   else if (view.your_turn) label = `Your turn \u00b7 ${round}`;
   else label = `${names[state.current_player]} to play \u00b7 ${round}`;
   $("turn-label").textContent = label;
+  countDown(view);
   $("bag").textContent = `Bag: ${SPECIES.map((s) => `${state.bag[s]} ${s}`).join(", ")} \u00b7 ${state.stack_size} tiles in the stack`;
   const secrets = [];
   (state.secret_cards || []).forEach((card, seat) => {

@@ -50,6 +50,7 @@ async function create(event) {
       majority_bonus: $("majority").checked,
       rules: [...$("restrictions").querySelectorAll("input:checked")].map((i) => i.value),
     },
+    turn_seconds: $("turn-seconds").value ? Number($("turn-seconds").value) : null,
   };
   if ($("map").value) {
     // RULES.md 8.1: the mode is named before the game; the server turns a restriction's on

@@ -215,6 +215,7 @@ function render() {
 const HEADLINES = {
   "game-not-found": "Game not found",
   "link-replaced": "Link replaced",
+  "seat-handed-to-bot": "Seat handed to a bot",
   "invalid-token": "Link not valid",
 };
 
