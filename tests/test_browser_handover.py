@@ -1,8 +1,9 @@
 """Games that finish (issue 24) in a real browser, on a desktop (1280x800) and a phone
 (390x844): a game of two humans created in the lobby with a turn time limit, whose
-first player lets the time run out: the seat handed to greedy, the other seat's page
-showing the countdown and "(bot: greedy, took over)", that seat playing on to the end
-screen; and the creator handing a seat to a bot from the spectator page.
+first player lets the time run out: the seat handed to greedy (its page stopped, the
+game offered to watch), the other seat's page showing the countdown and "(bot: greedy,
+took over)", that seat playing on to the end screen; and the creator handing a seat to
+a bot from the spectator page.
 
 The server's turn clock runs ahead when a test says so (:class:`AheadClock`): no test
 waits out a turn's time limit.
@@ -151,6 +152,8 @@ def test_a_timed_out_seat_is_handed_to_greedy_and_the_game_finishes(server, brow
     assert countdown(idle) == ""  # the page stopped: no clock ticking on
     fits(idle, "turn-label", "error")
     screenshot(idle, f"handover-refused-{width}.png", width)
+    idle.find_element(By.ID, "watch-game").click()  # its player watches the game go on
+    wait(idle, lambda d: d.current_url == f"{server}/spectate.html?game={game}")
     handed = f"{NAMES[mover]} (bot: greedy, took over)"
     wait(other, lambda d: label(d).startswith("Your turn"))  # greedy played the seat's turn
     assert handed in other.find_element(By.ID, "scores").text
@@ -163,6 +166,7 @@ def test_a_timed_out_seat_is_handed_to_greedy_and_the_game_finishes(server, brow
     assert version(other) > before
     play_to_the_end(server, game, token_of(links[1 - mover]))
     wait(other, ended, 30)
+    wait(idle, ended)
     assert handed in other.find_element(By.ID, "end").text
     assert countdown(other) == ""  # no clock once the game is over
     fits(other, "end")
