@@ -121,7 +121,7 @@ export function drawBoards(container, view, catalogue, seats, { mark = null } = 
     if (scores) info.unshift(`${totalText(scores[seat])} points`);
     return h("section", {
       class: `player${state.current_player === seat && !state.finished ? " current" : ""}`, "data-seat": seat,
-    }, [h("h3", {}, [h("span", { class: "pname", text: `${player.name}` }), h("span", { class: "pinfo", text: info.join(" \u00b7 ") })]), svg]);
+    }, [h("h3", {}, [h("span", { class: "pname", text: seatName(view, seat, player.name) }), h("span", { class: "pinfo", text: info.join(" \u00b7 ") })]), svg]);
   });
   container.replaceChildren(...sections);
 }
@@ -162,7 +162,7 @@ export async function commitmentHolds(seedText, saltHex, commitment) {
 /** The end screen: winner, final scores, the seed revealed, the commitment checked, the
  * log to download. */
 export async function drawEnd(box, view, token) {
-  const names = view.state.players.map((p) => p.name);
+  const names = view.state.players.map((p) => seatName(view, p.seat, p.name));
   const [sheet, fairnessText] = await Promise.all([
     api(`/api/games/${view.game_id}/score`, { token }),
     api(`/api/games/${view.game_id}/fairness`, { token, raw: true }),
@@ -212,6 +212,7 @@ export async function drawEnd(box, view, token) {
  * (a game not found, a link refused: nothing more to show). */
 export function stopPage(headline, err) {
   $("turn-label").textContent = headline;
+  stopCountdown();
   $("game").hidden = true;
   showError(err);
 }
@@ -238,19 +239,25 @@ export function seatName(view, seat, name) {
 
 let countdown = null;
 
+/** Stop and hide the turn's countdown (a page stopped, or a turn without a time limit). */
+function stopCountdown() {
+  clearInterval(countdown);
+  const box = $("turn-clock");
+  if (box) box.hidden = true;
+}
+
 /** The turn's time left (a game with a turn time limit), ticking each second until the
  * next view: "0:42 left" after the turn label. */
 function countDown(view) {
-  clearInterval(countdown);
+  stopCountdown();
   const box = $("turn-clock");
-  if (!box) return;
   let left = view.turn_seconds_left;
-  box.hidden = left === null || left === undefined;
-  if (box.hidden) return;
+  if (!box || left === null || left === undefined) return;
+  box.hidden = false;
   const show = () => {
     const m = Math.floor(left / 60);
     const s = String(left % 60).padStart(2, "0");
-    box.textContent = `\u23f1 ${m}:${s} left`;
+    box.textContent = `${m}:${s} left`;
     box.classList.toggle("urgent", left <= 10);
     left = Math.max(0, left - 1);
   };

@@ -220,7 +220,8 @@ const HEADLINES = {
 };
 
 /** An error of the API or the network: a refused link stops the page (and is forgotten
- * by this browser); anything else is shown and the page goes on. */
+ * by this browser; a seat handed to a bot is offered the spectator's page); anything
+ * else is shown and the page goes on. */
 function failed(err) {
   const headline = err instanceof ApiError ? HEADLINES[err.kind] : undefined;
   if (!headline) {
@@ -232,6 +233,10 @@ function failed(err) {
   view = null;
   $("copy-link").hidden = true;
   stopPage(headline, err);
+  if (err.kind === "seat-handed-to-bot") {
+    // the game goes on without this seat: its player may still watch it to the end
+    $("error").append(" ", h("a", { id: "watch-game", href: `/spectate.html?game=${encodeURIComponent(gameId)}`, text: "Watch the game" }));
+  }
 }
 
 async function start() {
