@@ -3,7 +3,8 @@ bots move. An adapter: the use cases are the application layer's
 (:mod:`cascadia.application.games`, :mod:`cascadia.application.setup`); their typed
 errors become :class:`~cascadia.server.problems.Problem` answers through
 :mod:`cascadia.server.errors`. What is the server's own stays here: tokens, the seed
-commitment and its salt, each viewer's masks.
+commitment and its salt, each viewer's masks, the views rendered lately
+(:mod:`cascadia.server.view_cache`).
 
 A server game gets a seed from :mod:`secrets`, a random id (UUID4) and a commitment to
 its seed (:mod:`cascadia.replays.commitment`); its seed and salt stay in the store and
