@@ -20,7 +20,7 @@ route's own thread.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated
 from uuid import UUID
 
@@ -29,7 +29,7 @@ from cascadia.server.hub import Hub
 from cascadia.server.maps import MapService, parse_map_id
 from cascadia.server.numbers import client_number, parse_id
 from cascadia.server.problems import Problem
-from cascadia.server.store import LINK_REPLACED, SEAT_HANDED, ServerStore
+from cascadia.server.store import LINK_REPLACED, SEAT_HANDED, RecordState, ServerStore
 from cascadia.server.tokens import seat_of_ticket, seat_of_token, token_digest
 from fastapi import Depends, Header, Query, Request
 
@@ -171,18 +171,26 @@ def revoked_token(why: str) -> Problem:
     )
 
 
-@dataclass(frozen=True)
+@dataclass
 class GameCaller:
     """Who calls on a game: the seat of the request's bearer token, or a spectator.
 
-    The seat is looked up when a route asks (the stored digests are read then), in the
-    route's own thread: a dependency that read the store would cost each request a
-    second trip to the thread pool, and its problems would take precedence over the
-    route's own checks of its query and body."""
+    The seat is looked up when a route asks (the game's record is read then, once a
+    request: :meth:`record_now`), in the route's own thread: a dependency that read the
+    store would cost each request a second trip to the thread pool, and its problems
+    would take precedence over the route's own checks of its query and body."""
 
     games: GameService
     game_id: UUID
     authorization: str | None
+    _now: RecordState | None = field(default=None, init=False)
+
+    def record_now(self) -> RecordState:
+        """The game's record as stored now, read once for the request (the token is
+        checked against it, and a route may pass it on to the service)."""
+        if self._now is None:
+            self._now = self.games.record_now(self.game_id)
+        return self._now
 
     def seat(self) -> int | None:
         """The token's seat (``None``: no token, a spectator); 401 for a token that is no
@@ -190,10 +198,10 @@ class GameCaller:
         token = bearer_token(self.authorization)
         if token is None:
             return None
-        current, revoked = self.games.seat_hashes(self.game_id)
-        seat = seat_of_token(token, current)
+        now = self.record_now()
+        seat = seat_of_token(token, now.record.token_hashes)
         if seat is None:
-            why = revoked.get(token_digest(token))
+            why = now.revoked.get(token_digest(token))
             if why is not None:
                 raise revoked_token(why)
             raise Problem(401, "invalid-token", "Invalid token", "this token is not a seat of this game")

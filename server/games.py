@@ -3,7 +3,8 @@ bots move. An adapter: the use cases are the application layer's
 (:mod:`cascadia.application.games`, :mod:`cascadia.application.setup`); their typed
 errors become :class:`~cascadia.server.problems.Problem` answers through
 :mod:`cascadia.server.errors`. What is the server's own stays here: tokens, the seed
-commitment and its salt, each viewer's masks.
+commitment and its salt, each viewer's masks, the views rendered lately
+(:mod:`cascadia.server.view_cache`).
 
 A server game gets a seed from :mod:`secrets`, a random id (UUID4) and a commitment to
 its seed (:mod:`cascadia.replays.commitment`); its seed and salt stay in the store and
@@ -50,6 +51,7 @@ from cascadia.server.store import (
 )
 from cascadia.server.tokens import new_token, same_token, token_digest
 from cascadia.server.turn_clock import HANDOVER_BOT, MAX_TURN_SECONDS, MIN_TURN_SECONDS, TurnClock
+from cascadia.server.view_cache import RenderedView, ViewCache
 from cascadia.server.views import event_for, masks_for, state_for
 
 if TYPE_CHECKING:  # the types only: the use cases play the games
@@ -99,6 +101,7 @@ class GameService:
     def __init__(self, store: ServerStore, clock: TurnClock | None = None) -> None:
         self.store = store
         self.clock = clock or TurnClock()
+        self._views = ViewCache()
 
     # -- creating -----------------------------------------------------------------------
 
@@ -240,33 +243,49 @@ class GameService:
         with answering(record.game_id):
             return self.store.game(record.game_id)
 
-    def view(self, game_id: UUID, seat: int | None) -> dict[str, Any]:
-        """The game as a spectator (``seat=None``) or one seat sees it."""
-        now = self.record_now(game_id)
+    def view(self, game_id: UUID, seat: int | None, now: RecordState | None = None) -> dict[str, Any]:
+        """The game as a spectator (``seat=None``) or one seat sees it; ``now``: its
+        record as the request read it already (to check the seat's token), else read
+        here. Rendered once per version of the game and of its record and kept
+        (:class:`~cascadia.server.view_cache.ViewCache`); the turn's seconds left are
+        added to each answer."""
+        now = now or self.record_now(game_id)
         record = now.record
         game = self._load(record)
-        state = game.state
+        rendered = self._views.get(game_id, seat, game.version, record.originator_version)
+        if rendered is None:
+            rendered = self._render(now, game, seat)
+            self._views.keep(game_id, seat, rendered)
         left = None
-        if state.finished:
+        if rendered.finished:
             self.clock.forget(game_id)
-        elif record.kinds[state.current] == HUMAN:
-            left = self.clock.saw(game_id, game.version, record.turn_seconds)
-        view = {
-            **self.summary(record, game, now),
-            "turn_seconds_left": None if left is None else round(left),
+        elif rendered.human_to_move:
+            left = self.clock.saw(game_id, rendered.version, record.turn_seconds)
+        return {**rendered.head, "turn_seconds_left": None if left is None else round(left), **rendered.tail}
+
+    def _render(self, now: RecordState, game: Game, seat: int | None) -> RenderedView:
+        """The view of ``game`` by ``seat`` under the record ``now``, but for the clock."""
+        record, state = now.record, game.state
+        your_turn, legal = None, None  # a spectator's
+        if seat is not None:
+            your_turn = not state.finished and state.current == seat
+            commands = game.legal_commands() if your_turn else []
+            legal = [{"command": c.to_dict(), "text": str(c)} for c in commands]
+        tail = {
             "state": state_for(state, seat),
             "seat": seat,
-            "your_turn": None,
-            "legal_commands": None,
+            "your_turn": your_turn,
+            "legal_commands": legal,
             "bot_to_move": self.bot_due(game, record),
         }
-        if seat is not None:
-            mine = not state.finished and state.current == seat
-            view["your_turn"] = mine
-            view["legal_commands"] = (
-                [{"command": c.to_dict(), "text": str(c)} for c in game.legal_commands()] if mine else []
-            )
-        return view
+        return RenderedView(
+            version=game.version,
+            record_version=record.originator_version,
+            head=self.summary(record, game, now),
+            tail=tail,
+            finished=state.finished,
+            human_to_move=not state.finished and record.kinds[state.current] == HUMAN,
+        )
 
     def summary(self, record: ServerGameOpened, game: Game, now: RecordState | None = None) -> dict[str, Any]:
         """What a list of games and a view say of a game; ``now``: its record as stored
@@ -307,12 +326,11 @@ class GameService:
         """``(version, events after ``after`` as the viewer sees them, finished)``."""
         self.record(game_id)
         events = self.store.events(game_id, after=max(after, 0))
-        if events:
-            version = events[-1].originator_version
-            finished = events[-1].type == "GameEnded"
-        else:
-            version = self.store.version(game_id)
-            finished = version == after and self.store.game(game_id).finished
+        if not events:  # nothing new: the game as cached (one read of what is new)
+            game = self.store.game(game_id)
+            return game.version, [], game.version == after and game.finished
+        version = events[-1].originator_version
+        finished = events[-1].type == "GameEnded"
         state = self.store.game(game_id).state
         masks = None if finished else masks_for(state, seat)
         rounds = game_round(state).of

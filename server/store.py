@@ -282,11 +282,6 @@ class ServerStore:
         """The game's events after version ``after``, in order."""
         return list(self.store.events.get(game_id, gt=after))  # type: ignore[arg-type]
 
-    def version(self, game_id: UUID) -> int:
-        """The number of events stored for the game (0: none)."""
-        last = list(self.store.recorder.select_events(game_id, desc=True, limit=1))
-        return last[0].originator_version if last else 0
-
     def ping(self) -> None:
         """A trivial read of the store (the last notification's id); raises if it cannot
         be read."""

@@ -79,7 +79,8 @@ def list_games(services: Services, limit: NumberQuery = None) -> JSONResponse:
 def read_game(
     game_id: GameId, caller: Caller, services: Services, background: BackgroundTasks
 ) -> JSONResponse:
-    view = services.games.view(game_id, caller.seat())
+    seat = caller.seat()
+    view = services.games.view(game_id, seat, caller.record_now())
     if view["bot_to_move"]:  # e.g. a process died between a command and its bots' turn
         background.add_task(services.take_bot_turns, game_id)
     return answer(view)

@@ -23,7 +23,8 @@ routes = router()
 
 @routes.get("/api/games/{game_id}/seats/{seat}")
 def read_seat(game_id: GameId, seat: AskedSeat, caller: Caller, services: Services) -> JSONResponse:
-    return answer(services.games.view(game_id, caller.player(seat)))
+    mine = caller.player(seat)
+    return answer(services.games.view(game_id, mine, caller.record_now()))
 
 
 @routes.post("/api/games/{game_id}/seats/{seat}/link")

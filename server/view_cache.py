@@ -1,0 +1,68 @@
+"""The views the server rendered lately, one per game and viewer (a seat, or ``None`` for
+a spectator), each with the versions it was rendered at.
+
+A view of a game at one version of its events and one version of its server record
+never changes (the record holds the seats' kinds and handovers): a client that reads
+its view again after each command, and its opponent that reads the same version, get
+the rendered one. What depends on the time (a turn's seconds left) is not part of it:
+the service adds that to each answer. The key holds the viewer, so no viewer is ever
+served another's view; a finished game's view (everything public) is a later version.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+VIEWS_KEPT = 1000
+"""How many views a process keeps (a few tens of kB each): a few per game in play."""
+
+
+@dataclass(frozen=True)
+class RenderedView:
+    """One viewer's view of a game at ``version`` (the game's) and ``record_version``
+    (its server record's), but for its turn's seconds left, which go between ``head``
+    (what a list of games says of it) and ``tail`` (the state as the viewer sees it, the
+    seat, its legal commands, whether a bot is to move)."""
+
+    version: int
+    record_version: int
+    head: dict[str, Any]
+    tail: dict[str, Any]
+    finished: bool
+    human_to_move: bool
+    """whether a human seat is to move (then its turn's clock runs)"""
+
+
+class ViewCache:
+    """The latest rendered view of the ``size`` most recently read (game, viewer) pairs."""
+
+    def __init__(self, size: int = VIEWS_KEPT) -> None:
+        self._size = size
+        self._views: OrderedDict[tuple[UUID, int | None], RenderedView] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(
+        self, game_id: UUID, viewer: int | None, version: int, record_version: int
+    ) -> RenderedView | None:
+        """The view ``viewer`` was served of the game at these versions (``None``: none kept)."""
+        with self._lock:
+            view = self._views.get((game_id, viewer))
+            if view is None or (view.version, view.record_version) != (version, record_version):
+                return None
+            self._views.move_to_end((game_id, viewer))
+            return view
+
+    def keep(self, game_id: UUID, viewer: int | None, view: RenderedView) -> None:
+        """Keep ``view`` as the viewer's latest, unless a later one is kept already."""
+        key = (game_id, viewer)
+        with self._lock:
+            kept = self._views.get(key)
+            if kept is None or (kept.version, kept.record_version) <= (view.version, view.record_version):
+                self._views[key] = view
+            self._views.move_to_end(key)
+            while len(self._views) > self._size:
+                self._views.popitem(last=False)
