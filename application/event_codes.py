@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-CODES_VERSION = 2
+CODES_VERSION = 3
 """The version of :data:`EVENT_CODES`: raised whenever a code is added."""
 
 
@@ -84,6 +84,13 @@ EVENT_CODES: tuple[EventCode, ...] = (
         ("game_id", "kinds", "token_hashes", "commitment", "salt", "map_id", "creator_hash"),
     ),
     EventCode(51, _SERVER + "SeatLinkReplaced", ("game_id", "seat", "token_hash")),
+    # version 3: the turn time limit; a seat handed to a bot (issue 24)
+    EventCode(
+        52,
+        _SERVER + "ServerGameOpened",
+        ("game_id", "kinds", "token_hashes", "commitment", "salt", "map_id", "creator_hash", "turn_seconds"),
+    ),
+    EventCode(53, _SERVER + "SeatHandedToBot", ("game_id", "seat", "bot", "reason")),
 )
 """Every code ever given (game events 1-31, map events 32-47, server records 48-63)."""
 

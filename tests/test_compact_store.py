@@ -45,7 +45,7 @@ from cascadia.domain.achievement_map import (
 from cascadia.domain.events import EVENT_TYPES, DomainEvent, GameEnded, GameEvent, GameStarted, TurnEnded
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
-from cascadia.server.store import SeatLinkReplaced, ServerGameOpened, StreamTicketUsed
+from cascadia.server.store import SeatHandedToBot, SeatLinkReplaced, ServerGameOpened, StreamTicketUsed
 from eventsourcing.persistence import IntegrityError, Notification, StoredEvent
 from eventsourcing.utils import get_topic
 
@@ -96,8 +96,9 @@ def other_events() -> list[Any]:
         ServerGameOpened(
             records[0], 1, game_id, ["human", "random"], ["ab" * 32, None], "c0ffee", "5a17", map_id
         ),
-        ServerGameOpened(records[1], 1, game_id, ["random"], [None], "c0ffee", "5a17"),
+        ServerGameOpened(records[1], 1, game_id, ["random"], [None], "c0ffee", "5a17", turn_seconds=60),
         SeatLinkReplaced(records[0], 2, game_id, 0, "cd" * 32),
+        SeatHandedToBot(records[0], 3, game_id, 0, "greedy", "time-limit"),
         StreamTicketUsed(records[2], 1, game_id, 1),
         UncodedEvent(records[3], 1, note="no code", extra=[1, -2]),
     ]
@@ -172,7 +173,8 @@ def event_key(event: StoredEvent) -> tuple[Any, ...]:
 
 
 def test_every_stored_event_type_has_a_code_with_its_own_fields():
-    types = [*EVENT_TYPES.values(), *MAP_EVENTS, ServerGameOpened, SeatLinkReplaced, StreamTicketUsed]
+    server = [ServerGameOpened, SeatLinkReplaced, SeatHandedToBot, StreamTicketUsed]
+    types = [*EVENT_TYPES.values(), *MAP_EVENTS, *server]
     for cls in types:
         code = CURRENT[get_topic(cls)]
         assert code.fields == tuple(f.name for f in dataclasses.fields(cls))[2:], cls
