@@ -94,6 +94,9 @@ def test_a_tapped_card_shows_its_rule_and_the_key_shows_the_habitats(server, bro
     watcher.find_element(By.CSS_SELECTOR, "#key summary").click()
     wait(watcher, lambda d: d.find_element(By.ID, "key-habitats").is_displayed())
     assert no_sideways_scroll(watcher)
+    if width >= 1280:  # the scores table spans the page, not a narrow column it scrolls in
+        scores = watcher.find_element(By.CSS_SELECTOR, "#scores").find_element(By.XPATH, "..")
+        assert watcher.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth", scores)
     screenshot(watcher, f"explain-spectate-{width}.png", width)
     assert not js_errors(driver) and not js_errors(watcher)
 
