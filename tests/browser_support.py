@@ -26,6 +26,10 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 REQUIRED = os.environ.get("CASCADIA_REQUIRE_BROWSER") == "1"
 PHONE = 390
+SIZES = [(1280, 800), (PHONE, 844)]
+"""The window sizes a page is tested at: a desktop's and a phone's."""
+PAIRS_ONLY = frozenset({"three", "free", "wipe"})
+"""``play_one_step``'s steps to leave out: a plain market pair is taken."""
 SCREENSHOTS = os.environ.get("CASCADIA_SCREENSHOTS")
 
 try:

@@ -10,6 +10,8 @@ import urllib.request
 import pytest
 from browser_support import (
     BROWSER,
+    PAIRS_ONLY,
+    SIZES,
     api,
     inside_viewport,
     js_errors,
@@ -25,10 +27,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 pytest_plugins = ["browser_support"]
 pytestmark = BROWSER
 
-SIZES = [(1280, 800), (390, 844)]
 HABITATS = ["mountain", "forest", "prairie", "wetland", "river"]
-PAIRS_ONLY = frozenset({"three", "free", "wipe"})
-"""``play_one_step``'s steps to leave out: a plain market pair is taken."""
 
 
 def rule_texts(server: str) -> dict[str, str]:

@@ -19,6 +19,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from browser_support import (
     BROWSER,
+    PAIRS_ONLY,
+    SIZES,
     api,
     clickable,
     ended,
@@ -38,9 +40,6 @@ from server_support import next_command
 pytest_plugins = ["browser_support"]
 pytestmark = BROWSER
 
-SIZES = [(1280, 800), (390, 844)]
-PAIRS_ONLY = frozenset({"three", "free", "wipe"})
-"""``play_one_step``'s steps to leave out: a plain market pair is taken."""
 COUNTDOWN = re.compile(r"^0:[0-3]\d left$")
 """A turn's time left in a page's bar, of a game with a 30 s limit."""
 NAMES = ("ann", "bob")

@@ -11,6 +11,8 @@ import uuid
 import pytest
 from browser_support import (
     BROWSER,
+    PAIRS_ONLY,
+    SIZES,
     api,
     clickable,
     inside_viewport,
@@ -26,10 +28,6 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 pytest_plugins = ["browser_support"]
 pytestmark = BROWSER
-
-SIZES = [(1280, 800), (390, 844)]
-PAIRS_ONLY = frozenset({"three", "free", "wipe"})
-"""``play_one_step``'s steps to leave out: a plain market pair is taken."""
 
 
 def label(driver: WebDriver) -> str:
