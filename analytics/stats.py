@@ -77,6 +77,19 @@ def card_stats(db: AnalyticsDB, where: str | None = None) -> list[dict[str, Any]
     games = db.games_where(where)
     missing = db.run(f"SELECT count(*) FROM ({games}) WHERE {SEAT_WON} IS NULL").rows[0][0]
     g = games_with_contests(games, "players", missing)
+    if missing:  # the contests of older batches' games: worked out once, for both queries
+        kept = ", ".join(["players", "two_card_sets", "names", SEAT_WON, *_CARD_COLUMNS, *CONTEST_COLUMNS])
+        db.run(f"CREATE OR REPLACE TEMP TABLE card_games AS SELECT {kept} FROM ({g})")
+        g = "SELECT * FROM card_games"
+    try:
+        return _card_stats(db, g)
+    finally:
+        if missing:
+            db.run("DROP TABLE card_games")
+
+
+def _card_stats(db: AnalyticsDB, g: str) -> list[dict[str, Any]]:
+    """:func:`card_stats` of the games ``g`` (a query with their contests)."""
     rows = db.records(
         f"""
         WITH per_card AS (
