@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from cascadia.analytics.query import AnalyticsDB
-from cascadia.analytics.stats import rate
+from cascadia.analytics.rates import rate
 from cascadia.projections.achievements import ACHIEVEMENTS
 
 

@@ -3,49 +3,22 @@
 Every function takes ``where``: an SQL condition on the columns of ``games`` (for example
 ``"players = 4 AND cards = 'random'"``) that selects the games it looks at. Every rate
 is a :func:`rate` dict: successes ``k``, sample size ``n``, the proportion, its 95%
-Wilson score interval and ``small`` when ``n`` is below :data:`SMALL_SAMPLE`. The
+Wilson score interval and ``small`` when ``n`` is below ``SMALL_SAMPLE``
+(:mod:`cascadia.analytics.rates`). The
 definitions (above all of the card win rates) are in ``analytics/STATS.md``.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from cascadia.analytics import schema
 from cascadia.analytics.contests import CONTEST_COLUMNS, SEAT_WON, games_with_contests
 from cascadia.analytics.query import AnalyticsDB
+from cascadia.analytics.rates import rate
 from cascadia.domain.components import WILDLIFE
 
-Z95 = 1.959963984540054
-"""The standard normal quantile of 97.5%: a two-sided 95% interval."""
-SMALL_SAMPLE = 30
-"""Samples smaller than this are flagged ``small``: read their rates with care."""
 DEFAULT_BIN = 5
-
-
-def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float] | None:
-    """The Wilson score interval of ``k`` successes in ``n`` trials (``None`` for n = 0)."""
-    if n <= 0:
-        return None
-    p = k / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def rate(k: int, n: int) -> dict[str, Any]:
-    """A proportion with its sample size, 95% Wilson interval and small-sample flag."""
-    interval = wilson_interval(k, n)
-    return {
-        "k": k,
-        "n": n,
-        "rate": k / n if n else None,
-        "low": interval[0] if interval else None,
-        "high": interval[1] if interval else None,
-        "small": n < SMALL_SAMPLE,
-    }
 
 
 def _number(value: Any, digits: int = 4) -> float | None:

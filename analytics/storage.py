@@ -2,7 +2,7 @@
 
 The tables form a Hive-partitioned Parquet dataset (:mod:`cascadia.analytics.dataset`,
 analytics/SCHEMA.md) under the data directory (``--home``, else ``$CASCADIA_HOME``, else
-the platform's user data folder: :func:`cascadia.application.store.data_home`)::
+the platform's user data folder: :func:`cascadia.application.settings.data_home`)::
 
     analytics/
       dataset.json                 format, schema version, partition keys, tables (written once)

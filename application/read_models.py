@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-from cascadia.application.store import GameStore, data_home
+from cascadia.application.settings import data_home
+from cascadia.application.store import GameStore
 from cascadia.domain.events import GameEnded, GameEvent
 from cascadia.projections.game_scores import score_state
 from eventsourcing.persistence import Tracking

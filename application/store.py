@@ -1,11 +1,11 @@
 """The event store: an ``eventsourcing`` application that saves and loads games.
 
 By default it uses the library's SQLite persistence module with one database file,
-``events.sqlite``, in the data directory (:func:`data_home`: ``--home``, else
+``events.sqlite``, in the data directory (:func:`~cascadia.application.settings.data_home`: ``--home``, else
 ``$CASCADIA_HOME``, else the platform's user data folder). Any other persistence module
 is chosen by environment variables alone, in this order (later wins):
 
-1. the defaults of :func:`store_settings`;
+1. the defaults of :func:`~cascadia.application.settings.store_settings`;
 2. the library's own variables in ``os.environ``: ``PERSISTENCE_MODULE`` and its settings
    (for example ``PERSISTENCE_MODULE=eventsourcing.postgres`` with ``POSTGRES_DBNAME``,
    ``POSTGRES_HOST``, ``POSTGRES_PORT``, ``POSTGRES_USER``, ``POSTGRES_PASSWORD``,
@@ -33,17 +33,14 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-import platformdirs
 from cascadia.application.database import (
-    DATABASE_URL_VAR,
-    EVENTS_FILE,
     POSTGRES_MODULE,
     SQLITE_MODULE,
-    database_settings,
     describe,
     postgres_setup,
     require_psycopg,
 )
+from cascadia.application.settings import APP_NAME, resolve_settings
 from cascadia.application.store_layouts import (
     SQLITE_LAYOUTS,
     layout_of,
@@ -58,21 +55,12 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import ApplicationRecorder, IntegrityError, Notification, StoredEvent
 from eventsourcing.utils import Environment, EnvType, get_topic
 
-HOME_VAR = "CASCADIA_HOME"
-"""The environment variable naming the data directory (``--home`` wins over it)."""
-LEGACY_HOME = ".cascadia"
-"""The default data directory of earlier versions, relative to the current directory:
-the command line still reads one it finds there (:mod:`cascadia.cli.data_home`)."""
 NOTIFICATION_PAGE = 1000
 """Notifications read from the log in one query."""
 RECORDER_TOPIC = "APPLICATION_RECORDER_TOPIC"
 """The library's setting naming the recorder class; set, it overrides the choice of
 :meth:`GameStore.construct_recorder` (e.g. ``eventsourcing.sqlite:SQLiteApplicationRecorder``
 writes a new store in the library's layout of one row per event)."""
-APP_NAME = "cascadia"
-"""The application's name: its PostgreSQL tables are ``cascadia_aggregates`` and
-``cascadia_saves`` (:mod:`cascadia.application.store_layouts`), and the library reads
-``CASCADIA_<KEY>`` before ``<KEY>`` for every setting."""
 
 
 class GameNotFoundError(CascadiaError, LookupError):
@@ -81,50 +69,6 @@ class GameNotFoundError(CascadiaError, LookupError):
 
 class GameConflictError(CascadiaError):
     """Another writer appended to the game first: reload it and try again."""
-
-
-def default_home() -> Path:
-    """The data directory when neither ``--home`` nor ``$CASCADIA_HOME`` names one: the
-    platform's user data folder for cascadia (``platformdirs.user_data_dir``), e.g.
-    ``~/.local/share/cascadia`` on Linux (``$XDG_DATA_HOME/cascadia`` when that is set)."""
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
-
-
-def data_home(home: str | os.PathLike[str] | None = None) -> Path:
-    """The data directory: ``home`` if given, else ``$CASCADIA_HOME``, else :func:`default_home`."""
-    return Path(home or os.environ.get(HOME_VAR) or default_home())
-
-
-def store_settings(home: str | os.PathLike[str] | None = None) -> dict[str, str]:
-    """The defaults: SQLite in the data directory, events encoded with msgpack.
-
-    For PostgreSQL (when chosen) the pool keeps one connection open rather than the
-    library's five (a command is single-threaded; more are opened on demand) and a
-    connection attempt gives up after 10 s rather than 30 s."""
-    return {
-        "PERSISTENCE_MODULE": SQLITE_MODULE,
-        "SQLITE_DBNAME": str(data_home(home) / EVENTS_FILE),
-        "TRANSCODER_TOPIC": "cascadia.application.transcoder:MsgpackTranscoder",
-        "POSTGRES_POOL_SIZE": "1",
-        "POSTGRES_CONNECT_TIMEOUT": "10",
-    }
-
-
-def resolve_settings(
-    home: str | os.PathLike[str] | None = None, env: EnvType | None = None
-) -> dict[str, str]:
-    """The settings a :class:`GameStore` uses: the defaults, then ``os.environ``, then ``env``,
-    then the settings of ``CASCADIA_DATABASE_URL`` if one of them sets it."""
-    settings = store_settings(home)
-    settings.update(os.environ)
-    if env:
-        settings.update(env)
-    url = settings.get(DATABASE_URL_VAR)
-    if url:
-        for key, value in database_settings(url).items():
-            settings[key] = value
-            settings.pop(f"{APP_NAME.upper()}_{key}", None)  # else the library would read this first
-    return settings
 
 
 class GameStore(Application[UUID]):

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from cascadia.analytics.ingest import Ingest, IngestReport
 from cascadia.analytics.query import AnalyticsDB
 from cascadia.analytics.storage import ANALYTICS_DIR
-from cascadia.application.ingest import add_store
 from cascadia.cli.common import (
     HomeOption,
     JsonOption,
@@ -26,6 +24,9 @@ from cascadia.cli.log_inputs import SkippedEntries, named_logs
 from cascadia.cli.stats_commands import stats_app
 from cascadia.cli.tables import Column, Format, FormatOption, Sheet, print_sheets
 from rich.progress import Progress
+
+if TYPE_CHECKING:
+    from cascadia.analytics.ingest import IngestReport
 
 
 class _RichProgress:
@@ -58,6 +59,9 @@ def ingest(
     """Add finished games to the analytics tables (games already ingested are skipped).
 
     A log that cannot be read is reported and skipped; the exit code is then 1."""
+    from cascadia.analytics.ingest import Ingest  # pyarrow's compute and the log readers: not for `sql`
+    from cascadia.application.ingest import add_store
+
     if not paths and not from_store:
         raise typer.BadParameter("give log files or folders, or --from-store")
     skipped = SkippedEntries()

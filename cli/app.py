@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from collections.abc import Iterable, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated
 
@@ -18,32 +19,36 @@ import typer
 from cascadia.cli.common import console, run_app
 from cascadia.domain.options import RULES_VERSION
 
-COMMAND_MODULES = (
-    "cascadia.cli.play_commands",
-    "cascadia.cli.game_commands",
-    "cascadia.cli.position_commands",
-    "cascadia.cli.study_commands",
-    "cascadia.cli.tournament_commands",
-    "cascadia.cli.score_commands",
-    "cascadia.cli.map_commands",
-    "cascadia.cli.viewer_commands",
-    "cascadia.cli.rules_commands",
-    "cascadia.cli.cards_commands",
-    "cascadia.cli.replay_commands",
-    "cascadia.cli.analyse_commands",
-    "cascadia.cli.analytics_commands",
-    "cascadia.cli.store_commands",
-    "cascadia.cli.serve_commands",
-    "cascadia.cli.bot_commands",
-)
-
-app = typer.Typer(
-    name="cascadia",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "cascadia.cli.play_commands": ("new", "play"),
+    "cascadia.cli.game_commands": ("simulate", "games", "show"),
+    "cascadia.cli.position_commands": ("position",),
+    "cascadia.cli.study_commands": ("study",),
+    "cascadia.cli.tournament_commands": ("tournament",),
+    "cascadia.cli.score_commands": ("score", "achievements", "final-scores"),
+    "cascadia.cli.map_commands": ("map",),
+    "cascadia.cli.viewer_commands": ("view", "board"),
+    "cascadia.cli.rules_commands": ("rules",),
+    "cascadia.cli.cards_commands": ("cards",),
+    "cascadia.cli.replay_commands": (
+        "export",
+        "import",
+        "replay",
+        "audit",
+        "rerun",
+        "diff",
+        "verify-commitment",
+    ),
+    "cascadia.cli.analyse_commands": ("analyse",),
+    "cascadia.cli.analytics_commands": ("ingest", "stats", "sql"),
+    "cascadia.cli.store_commands": ("migrate",),
+    "cascadia.cli.serve_commands": ("serve",),
+    "cascadia.cli.bot_commands": ("bot",),
+}
+"""Each module of commands, with the names of the commands (and groups) its
+``register(app)`` adds, in the order ``cascadia --help`` lists them. A command line that
+names one of them imports that module alone (:func:`modules_for`): a quick command does
+not wait for the imports of every other (DuckDB, pyarrow, the server)."""
 
 
 def package_version() -> str:
@@ -60,7 +65,6 @@ def _print_version(wanted: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def main_options(
     show_version: Annotated[
         bool,
@@ -83,10 +87,46 @@ def main_options(
     # (cascadia.cli.common.HomeOption): ``cascadia --home DIR games`` is ``cascadia games --home DIR``.
 
 
-for module_name in COMMAND_MODULES:
-    importlib.import_module(module_name).register(app)
+def build_app(modules: Iterable[str] = COMMAND_MODULES) -> typer.Typer:
+    """The ``cascadia`` application with the commands of ``modules`` (all by default)."""
+    built = typer.Typer(
+        name="cascadia",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+    )
+    built.callback()(main_options)
+    for module_name in modules:
+        importlib.import_module(module_name).register(built)
+    return built
+
+
+def modules_for(args: Sequence[str]) -> tuple[str, ...]:
+    """The command modules a command line needs: the one that registers the command it
+    names (after the global options), or every module when it names none that is known
+    (``--help``, ``--version``, a misspelt command: the answer lists every command)."""
+    words = iter(args)
+    for word in words:
+        if word == "--home":
+            next(words, None)
+        elif not word.startswith("-"):
+            return tuple(module for module, names in COMMAND_MODULES.items() if word in names) or tuple(
+                COMMAND_MODULES
+            )
+    return tuple(COMMAND_MODULES)
+
+
+def __getattr__(name: str) -> typer.Typer:
+    """``app``: the application with every command (built on first use, for tests and
+    tools that import it)."""
+    if name == "app":
+        globals()["app"] = built = build_app()
+        return built
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
-    """Entry point of the ``cascadia`` console script."""
-    sys.exit(run_app(app))
+    """Entry point of the ``cascadia`` console script: builds the application with only
+    the commands the command line needs."""
+    sys.exit(run_app(build_app(modules_for(sys.argv[1:]))))

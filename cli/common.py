@@ -1,6 +1,9 @@
 """What every command shares: the data-directory option, consoles, JSON output, and
 turning every error into one line ``error: ...`` on stderr and a non-zero exit code
-(usage errors: 2, see :mod:`cascadia.cli.usage`; everything else: 1)."""
+(usage errors: 2, see :mod:`cascadia.cli.usage`; everything else: 1).
+
+The event store and the game engine are imported when a command opens a store, not when
+the command line starts: ``cascadia sql`` or ``cascadia rules`` never needs them."""
 
 from __future__ import annotations
 
@@ -10,21 +13,21 @@ import sqlite3
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from cascadia.application.database import describe
-from cascadia.application.store import GameStore, resolve_settings
 from cascadia.cli import usage
 from cascadia.cli.data_home import chosen_home, read_only_env, require_writable_store
 from cascadia.domain.errors import CascadiaError
-from cascadia.domain.events import GameEvent
-from cascadia.domain.game import Game
-from cascadia.domain.state import GameState
-from cascadia.domain.timeline import through_turn
 from eventsourcing.persistence import PersistenceError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+if TYPE_CHECKING:
+    from cascadia.application.store import GameStore
+    from cascadia.domain.events import GameEvent
+    from cascadia.domain.state import GameState
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -85,6 +88,9 @@ def open_store(home: str | None, write: bool = False) -> GameStore:
     """The event store of the data directory. A reading command (``write=False``) creates
     nothing and opens a SQLite store read-only; a writing one first checks that it can
     write there (cli/data_home.py). A file that is not a database is named."""
+    from cascadia.application.settings import resolve_settings
+    from cascadia.application.store import GameStore
+
     with naming_database(describe(resolve_settings(home))):
         if write:
             require_writable_store(home)
@@ -96,6 +102,9 @@ def open_store(home: str | None, write: bool = False) -> GameStore:
 def load_game(game: str, home: str | None, turn: int | None = None) -> tuple[list[GameEvent], GameState]:
     """A stored game's events (up to the end of ``turn``) and the state they rebuild;
     ``game`` is its id or the first characters of it."""
+    from cascadia.domain.game import Game
+    from cascadia.domain.timeline import through_turn
+
     store = open_store(home)
     events = store.game_events(store.find_game(game))
     if turn is not None:

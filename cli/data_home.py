@@ -3,7 +3,7 @@
 The data directory is ``--home`` (given after the command, else before it), else
 ``$CASCADIA_HOME``, else ``./.cascadia`` when that folder exists in the current
 directory (the default of earlier versions, read with a notice on stderr), else the
-platform's user data folder (:func:`cascadia.application.store.default_home`).
+platform's user data folder (:func:`cascadia.application.settings.default_home`).
 
 A command that only reads (``games``, ``show``, ``export``, ``stats`` ...) creates
 nothing: a missing data directory means there is no data there, and the SQLite event
@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from cascadia.application.database import SQLITE_MODULE
-from cascadia.application.store import (
+from cascadia.application.settings import (
     APP_NAME,
     HOME_VAR,
     LEGACY_HOME,
@@ -50,7 +50,7 @@ def chosen_home(home: str | None) -> str | None:
     """The ``home`` a command passes on: ``home`` (its ``--home``) when given; else
     ``./.cascadia`` when that folder exists here and ``$CASCADIA_HOME`` is not set (with
     a notice, so that games stored under the old default do not vanish); else ``None``
-    (:func:`~cascadia.application.store.data_home` then takes ``$CASCADIA_HOME`` or the
+    (:func:`~cascadia.application.settings.data_home` then takes ``$CASCADIA_HOME`` or the
     default)."""
     if home is not None or os.environ.get(HOME_VAR) or not Path(LEGACY_HOME).is_dir():
         return home

@@ -12,8 +12,8 @@ from cascadia.analytics.storage import ANALYTICS_DIR
 from cascadia.application.campaign import CAMPAIGN
 from cascadia.application.game_list import GameSummary, list_games
 from cascadia.application.ingest import add_store
+from cascadia.application.settings import data_home
 from cascadia.application.simulation import simulate_and_store
-from cascadia.application.store import data_home
 from cascadia.bots.registry import seat_bots
 from cascadia.bots.simulation import Shard
 from cascadia.bots.tally import Tally

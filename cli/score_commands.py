@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from cascadia.application import read_models
 from cascadia.application.documents import document
-from cascadia.application.store import data_home
+from cascadia.application.settings import data_home
 from cascadia.cli.common import (
     HomeOption,
     JsonOption,

@@ -18,7 +18,8 @@ from typing import Annotated
 
 import typer
 from cascadia.application.database import SQLITE_MODULE
-from cascadia.application.store import GameStore, resolve_settings
+from cascadia.application.settings import resolve_settings
+from cascadia.application.store import GameStore
 from cascadia.cli.common import HomeOption, console, fail
 
 APP_FACTORY = "cascadia.server.app:app_from_env"

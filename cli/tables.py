@@ -21,7 +21,7 @@ from enum import StrEnum
 from typing import Annotated, Any
 
 import typer
-from cascadia.analytics.stats import SMALL_SAMPLE
+from cascadia.analytics.rates import SMALL_SAMPLE
 from cascadia.cli.common import print_json
 from rich import box
 from rich.console import Console

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 from cascadia.analytics.ingest import Ingest
+from cascadia.application.settings import data_home
 from cascadia.application.simulation import simulate_and_store
-from cascadia.application.store import data_home
 from cascadia.bots.tournament import rate_games, seatings
 from cascadia.cli.common import HomeOption, JsonOption, console, open_store, print_json, progress_bar
 from cascadia.cli.game_options import (

@@ -16,7 +16,7 @@ from uuid import UUID
 
 import platformdirs
 import pytest
-from cascadia.application.store import default_home
+from cascadia.application.settings import default_home
 from cascadia.cli.app import main
 from cascadia.domain import events as ev
 from cascadia.domain.components import WILDLIFE

@@ -12,6 +12,7 @@ import pyarrow as pa
 import pytest
 from cascadia.analytics import schema
 from cascadia.analytics.query import AnalyticsDB, SqlError
+from cascadia.analytics.rates import wilson_interval
 from cascadia.analytics.stats import (
     bot_stats,
     card_stats,
@@ -20,7 +21,6 @@ from cascadia.analytics.stats import (
     rate,
     score_stats,
     seat_stats,
-    wilson_interval,
 )
 from cascadia.analytics.storage import AnalyticsStore
 from cascadia.cli.app import app

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import typer.main
 from cascadia.application.documents import DOCUMENTS, document, sections
-from cascadia.cli.app import app, package_version
+from cascadia.cli.app import COMMAND_MODULES, app, build_app, modules_for, package_version
 from cascadia.domain.options import RULES_VERSION
 from cascadia.projections.card_texts import CARD_SCORES, all_cards
 
@@ -161,6 +161,28 @@ def test_game_commands_come_first_and_version(cli) -> None:
     assert package_version() != "unknown"
     code, out, _ = cli()
     assert code == 0 and out.startswith("Usage: cascadia")
+
+
+def test_each_command_module_registers_the_commands_it_is_listed_with() -> None:
+    """``COMMAND_MODULES`` says which module registers each command, so that a command line
+    imports only the module of its command: the table must match what they register."""
+    for module, names in COMMAND_MODULES.items():
+        registered = typer.main.get_command(build_app([module])).commands  # type: ignore[attr-defined]
+        assert sorted(registered) == sorted(names), module
+    assert modules_for(["--home", "sql", "sql", "SELECT 1"]) == ("cascadia.cli.analytics_commands",)
+    assert modules_for(["--home=x", "rules"]) == ("cascadia.cli.rules_commands",)
+    assert modules_for(["--help"]) == modules_for(["sqll"]) == tuple(COMMAND_MODULES)
+
+
+def test_a_quick_command_does_not_import_the_analytics_or_the_server() -> None:
+    """``cascadia rules`` starts without DuckDB, pyarrow or the web server in memory."""
+    probe = (
+        "import sys; from cascadia.cli.app import build_app, modules_for; "
+        "build_app(modules_for(['rules', '--full'])); "
+        "print(sorted(m for m in ('duckdb', 'pyarrow', 'fastapi', 'cascadia.server') if m in sys.modules))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"
 
 
 # -- the rules reference ----------------------------------------------------------------------

@@ -32,7 +32,8 @@ from cascadia.application.event_codes import BY_CODE, CURRENT, EVENT_CODES
 from cascadia.application.keyed_postgres import KeyedPostgresRecorder
 from cascadia.application.keyed_sqlite import KeyedSQLiteRecorder
 from cascadia.application.migrate import migrate_games
-from cascadia.application.store import APP_NAME, RECORDER_TOPIC, GameConflictError, GameStore
+from cascadia.application.settings import APP_NAME
+from cascadia.application.store import RECORDER_TOPIC, GameConflictError, GameStore
 from cascadia.application.store_layouts import SQLITE_LAYOUTS, postgres_layouts
 from cascadia.bots.registry import make_bots, play_game, recorded_bots
 from cascadia.domain.achievement_map import (

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import platformdirs
 import pytest
-from cascadia.application.store import default_home
+from cascadia.application.settings import default_home
 
 NEW = ("new", "--seat-names", "greedy,random", "--seed", "1", "--json")
 

@@ -14,7 +14,8 @@ from cascadia.application.database import (
     describe,
     store_env,
 )
-from cascadia.application.store import GameConflictError, GameNotFoundError, GameStore, resolve_settings
+from cascadia.application.settings import resolve_settings
+from cascadia.application.store import GameConflictError, GameNotFoundError, GameStore
 from cascadia.bots.random_bot import RandomBot
 from cascadia.bots.registry import play_game
 from cascadia.domain.game import Game

@@ -38,8 +38,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from cascadia.application.settings import APP_NAME
 from cascadia.application.simulation import simulate_and_store
-from cascadia.application.store import APP_NAME, RECORDER_TOPIC, GameStore
+from cascadia.application.store import RECORDER_TOPIC, GameStore
 from cascadia.application.store_layouts import SQLITE_LAYOUTS, postgres_layouts
 from cascadia.bots.registry import make_bots, recorded_bots
 from cascadia.domain.game import Game
