@@ -1,8 +1,9 @@
 """Seats that survive (issue 24) in a real browser, on a desktop (1280x800) and a phone
 (390x844): a seat's link opened again in a fresh browser plays on, the bare address
 opens the seat again in the same browser, "Copy my link", the creator replacing a seat's
-link (the old one refused, on the open page too), and "game not found" / "page not
-found" where an address leads nowhere."""
+link (the old one refused, on the open page too), a creator who plays reaching the
+seats' management from the play page, and "game not found" / "page not found" where an
+address leads nowhere."""
 
 from __future__ import annotations
 
@@ -130,6 +131,35 @@ def test_the_creator_replaces_a_seats_link_and_the_old_one_is_refused(server, br
     my_turn(fresh)
     for driver in (creator, player, fresh):
         assert not [e for e in js_errors(driver) if "401" not in e]  # the refusals themselves
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
+def test_a_creator_who_plays_manages_the_seats_from_the_play_page(server, browsers, size):
+    """The lobby's creator opens their own seat: the play page's header links to the
+    seats' management (new links, a seat handed to a bot); a seat opened in a browser
+    that did not create the game shows no such link."""
+    width, height = size
+    creator = browsers(width, height)
+    creator.get(server + "/")
+    names = wait(creator, lambda d: d.find_elements(By.CSS_SELECTOR, "#seats .seat-name"))
+    names[0].clear()
+    names[0].send_keys("ann")
+    creator.find_element(By.ID, "create-game").click()
+    link = wait(creator, lambda d: clickable(d, "#links a.join"))[0].get_attribute("href")
+    creator.get(link)
+    my_turn(creator)
+    manage = wait(creator, lambda d: clickable(d, "#manage-seats"))[0]
+    fits(creator, "manage-seats", "copy-link", "turn-label")
+    screenshot(creator, f"seat-play-creator-{width}.png", width)
+    manage.click()
+    wait(creator, lambda d: clickable(d, "#seat-links button.new-link"))
+    assert "/spectate.html?game=" in creator.current_url
+    assert not js_errors(creator)
+
+    other = browsers(width, height)
+    other.get(link)
+    my_turn(other)
+    assert not other.find_element(By.ID, "manage-seats").is_displayed()
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])

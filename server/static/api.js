@@ -87,6 +87,12 @@ export function creatorToken(game) {
   return keptSecret("creator", CREATOR_KEY(game), `${location.pathname}?game=${encodeURIComponent(game)}`);
 }
 
+/** Whether this browser keeps the creator's token of ``game``: a creator who also plays a
+ * seat reaches the seats' management from the play page. */
+export function keepsCreatorToken(game) {
+  return localStorage.getItem(CREATOR_KEY(game)) !== null;
+}
+
 /** Keep the creator's token of a game just created in this browser. */
 export function keepCreatorToken(game, token) {
   localStorage.setItem(CREATOR_KEY(game), token);

@@ -5,7 +5,7 @@
 // after a nature token's free choice, any tile with any token), the wipes, the legal
 // hexes of the tile with its legal rotations (previewed, matching edges marked), and
 // the legal token targets. A move is chosen first, then confirmed with a button.
-import { ApiError, api, forgetToken, seatToken, serverOptions } from "./api.js";
+import { ApiError, api, forgetToken, keepsCreatorToken, seatToken, serverOptions } from "./api.js";
 import { boardView, copyText, drawBoard, drawMarket, isKeystone, matchingEdges, speciesChip, tileSvg } from "./draw.js";
 import { cardRules } from "./cards.js";
 import { drawKey } from "./key.js";
@@ -239,6 +239,14 @@ function failed(err) {
   }
 }
 
+/** The creator who also plays reaches the seats' management (the spectator page's
+ * creator panel: a new link for a seat, a seat handed to a bot) from the header. */
+function showManageSeats() {
+  const link = $("manage-seats");
+  link.href = `/spectate.html?game=${encodeURIComponent(gameId)}`;
+  link.hidden = false;
+}
+
 async function start() {
   const params = new URLSearchParams(location.search);
   if (params.has("token")) {
@@ -259,6 +267,7 @@ async function start() {
       stopPage("No seat", new Error("This browser has no link for a seat of this game. Open your join link, or ask the game's creator for a new one."));
       return;
     }
+    if (keepsCreatorToken(gameId)) showManageSeats();
     let rules;
     [{ catalogue }, rules] = await Promise.all([serverOptions(), cardRules()]);
     feed = new GameFeed(gameId, token, (next, events) => {
