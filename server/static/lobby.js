@@ -120,7 +120,7 @@ function gameStatus(g) {
   const { scores, winners } = g.result;
   const won = winners.length === 1 ? "won" : "tied for the win";
   return [
-    `Finished after ${g.round.of} rounds${map} \u00b7 `,
+    `Finished after ${g.round.number} rounds${map} \u00b7 `,
     h("strong", { class: "winner", text: `${andList(winners.map((s) => g.seats[s].name))} ${won}` }),
     " \u00b7 ",
     ...g.seats.flatMap((s, i) => [i ? ", " : "", h("span", { class: "score", text: `${s.name} ${scores[s.seat]}` })]),
