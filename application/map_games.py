@@ -6,15 +6,19 @@ The end (:func:`settle_map_game`): once the game is over it is recorded on its m
 the campaign counts it), then each winner on the map may mark one of the achievements
 the map lets them mark; who chooses is the caller's (:data:`Chooser`): a bot by its
 rule (:func:`~cascadia.bots.marking.bot_mark`), a human at the terminal, or nobody yet
-(a server's human marks later by their seat's token). It is idempotent: a game already
-recorded is not recorded again, a winner who has marked for it has nothing left to
-mark, and a process that loses a race to another finds the work done.
+(a server's human marks later by their seat's token). A seat handed to a bot during the
+game (the server's ``SeatHandedToBot``: its creator's choice, or its turn time ran out)
+marks nothing for its player: a win the bot played for them is not theirs to mark
+(docs/ACHIEVEMENTS.md, "A seat handed to a bot"); the game still counts on the map. It
+is idempotent: a game already recorded is not recorded again, a winner who has marked
+for it has nothing left to mark, and a process that loses a race to another finds the
+work done.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from uuid import UUID
 
@@ -50,13 +54,15 @@ class NotForAMapError(CascadiaError):
 
 @dataclass(frozen=True)
 class WinnerMark:
-    """What one winner of a map's game was offered, and marked (``None``: nothing)."""
+    """What one winner of a map's game was offered, and marked (``None``: nothing);
+    ``handed``: the seat was handed to a bot during the game, so it was offered nothing."""
 
     seat: int
     player: str
     choices: tuple[str, ...]
     achievement: str | None = None
     cell: int | None = None
+    handed: bool = False
 
 
 @dataclass(frozen=True)
@@ -119,12 +125,19 @@ def bots_choose(bots: Sequence[bool]) -> Chooser:
 
 
 def settle_map_game(
-    store: GameStore, map_id: UUID, game_id: UUID, choose: Chooser, facts: GameFacts | None = None
+    store: GameStore,
+    map_id: UUID,
+    game_id: UUID,
+    choose: Chooser,
+    facts: GameFacts | None = None,
+    handed: Collection[int] = (),
 ) -> SettledGame:
     """Once the stored game ``game_id`` is over: record it on the map, then offer each
     winner what they may mark and mark what ``choose`` picks (a refused or raced mark is
     left out). A game still in play is left as it is. ``facts``: the game's facts, if the
-    caller has them (:func:`~cascadia.application.maps.stored_game_facts`)."""
+    caller has them (:func:`~cascadia.application.maps.stored_game_facts`). ``handed``:
+    the seats handed to a bot during the game; a winner there is offered nothing, so
+    neither the bot's rule nor anyone marks for its player (docs/ACHIEVEMENTS.md)."""
     facts = facts or stored_game_facts(store, game_id)
     current = load_map(store, map_id)
     if not facts.finished:
@@ -140,6 +153,9 @@ def settle_map_game(
     winners = []
     for seat, player in enumerate(facts.seat_names):
         if player not in facts.winners:
+            continue
+        if seat in handed:
+            winners.append(WinnerMark(seat, player, (), handed=True))
             continue
         choices = current.markable(player, facts)
         choice = choose(seat, player, choices) if choices else None

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import threading
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
@@ -39,10 +40,11 @@ from cascadia.domain.options import GameOptions
 from cascadia.projections.turns import game_round
 from cascadia.replays.commitment import SALT_BYTES, SCHEME, seed_commitment
 from cascadia.replays.format import LogHeader, encode_log
-from cascadia.replays.scores import final_score_sheet
+from cascadia.replays.scores import final_score_sheet, totals
 from cascadia.server.errors import answering, game_not_found
 from cascadia.server.problems import Problem
 from cascadia.server.store import (
+    LISTED_GAMES,
     GameConflictError,
     RecordState,
     ServerGameOpened,
@@ -66,6 +68,13 @@ not_found = game_not_found
 CREATOR = "creator"
 TIME_LIMIT = "time-limit"
 """Why a seat was handed to a bot: its creator did it, or its turn time ran out."""
+
+
+def game_result(state: GameState) -> dict[str, Any] | None:
+    """A finished game's ``{"scores": [each seat's total], "winners": [seats]}``;
+    ``None`` while it is played (its running scores could tell a secret card)."""
+    sheet = final_score_sheet(state)
+    return None if sheet is None else {"scores": totals(sheet), "winners": sheet["winners"]}
 
 
 @dataclass(frozen=True)
@@ -102,6 +111,10 @@ class GameService:
         self.store = store
         self.clock = clock or TurnClock()
         self._views = ViewCache()
+        self._results: dict[UUID, dict[str, Any]] = {}
+        """The results of the last :data:`LISTED_GAMES` finished games listed (a finished
+        game's never changes), oldest first."""
+        self._results_lock = threading.Lock()
 
     # -- creating -----------------------------------------------------------------------
 
@@ -315,12 +328,34 @@ class GameService:
             ],
         }
 
-    def games(self, limit: int) -> list[dict[str, Any]]:
-        records = list(self.store.records())[-limit:]
-        return [
-            self.summary(record, self.store.game(record.game_id), self.store.record_state(record.game_id))
-            for record in reversed(records)
-        ]
+    def games(self, limit: int) -> tuple[list[dict[str, Any]], int]:
+        """The ``limit`` newest server games (what :meth:`summary` says of each, and once
+        one is over its ``result``: each seat's final score and the winning seats), and
+        how many there are. Only the games listed are read (the ids of the newest come
+        from the notification log, read from where the last list stopped)."""
+        ids, total = self.store.newest_games(limit)
+        listed = []
+        for game_id in ids:
+            now = self.record_now(game_id)
+            game = self._load(now.record)
+            listed.append(
+                {**self.summary(now.record, game, now), "result": self._result(game_id, game.state)}
+            )
+        return listed, total
+
+    def _result(self, game_id: UUID, state: GameState) -> dict[str, Any] | None:
+        """:func:`game_result`, worked out once per finished game among the last listed."""
+        if not state.finished:
+            return None
+        with self._results_lock:
+            kept = self._results.get(game_id)
+        if kept is None:
+            kept = game_result(state)
+            with self._results_lock:
+                self._results[game_id] = kept
+                if len(self._results) > LISTED_GAMES:
+                    del self._results[next(iter(self._results))]
+        return kept
 
     def events(self, game_id: UUID, seat: int | None, after: int) -> tuple[int, list[dict[str, Any]], bool]:
         """``(version, events after ``after`` as the viewer sees them, finished)``."""

@@ -38,7 +38,7 @@ from cascadia.projections.map_svg import map_svg
 from cascadia.server.errors import answering, map_not_found
 from cascadia.server.games import GameService
 from cascadia.server.numbers import parse_id
-from cascadia.server.store import ServerGameOpened
+from cascadia.server.store import RecordState
 
 __all__ = ["MapService", "map_not_found", "parse_map_id"]
 
@@ -94,20 +94,23 @@ class MapService:
     def settle(self, game_id: UUID) -> None:
         """Once a map's game is over: record it on the map, then let its bot winners
         mark (each at most once; safe to call again, or from several processes)."""
-        record = self.games.record(game_id)
-        if record.map_id is None:
+        now = self.games.record_now(game_id)
+        if now.record.map_id is None:
             return
         facts = self._facts(game_id)
         if facts.finished:
-            self._settle(record, facts)
+            self._settle(now, facts)
 
-    def _settle(self, record: ServerGameOpened, facts: GameFacts) -> SettledGame:
+    def _settle(self, now: RecordState, facts: GameFacts) -> SettledGame:
         """:func:`~cascadia.application.map_games.settle_map_game` with the bots' rule for
-        the bot seats (a human seat marks by its token)."""
+        the bot seats (a human seat marks by its token); a seat handed to a bot during the
+        game (``now``'s handovers) marks nothing."""
+        record = now.record
         assert record.map_id is not None
         with answering(record.map_id):
             choose = bots_choose(bot_seats(record.kinds))
-            return settle_map_game(self.store, record.map_id, record.game_id, choose, facts)
+            handed = {h.seat for h in now.handovers}
+            return settle_map_game(self.store, record.map_id, record.game_id, choose, facts, handed)
 
     def markable(self, game_id: UUID, seat: int) -> dict[str, Any]:
         """What the seat's player may mark for this game now, and what they marked."""
@@ -163,11 +166,11 @@ class MapService:
     def _settled(self, game_id: UUID) -> SettledGame:
         """The game settled on its map, and the map as it stands (409 ``not-for-a-map``
         for a game not played for one)."""
-        record = self.games.record(game_id)
-        if record.map_id is None:
+        now = self.games.record_now(game_id)
+        if now.record.map_id is None:
             with answering(game_id):
                 raise NotForAMapError("this game was not played for an achievement map")
-        return self._settle(record, self._facts(game_id))
+        return self._settle(now, self._facts(game_id))
 
     def _facts(self, game_id: UUID) -> GameFacts:
         return game_facts(self.games.game(game_id).state)

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -51,7 +53,10 @@ __all__ = [
 ]
 
 NOTIFICATION_BATCH = 1000
-"""Notifications read in one query by :meth:`ServerStore.games_in_play`."""
+"""Notifications read in one query by :meth:`ServerStore.games_in_play` and
+:meth:`ServerStore.newest_games`."""
+LISTED_GAMES = 200
+"""The most games a list of the newest asks for (the ids a process keeps for it)."""
 RECORD_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/server-games")
 TICKET_NAMESPACE = uuid5(NAMESPACE_URL, "https://cascadia.invalid/stream-tickets")
 LINK_REPLACED = "link-replaced"
@@ -166,10 +171,14 @@ class ServerStore:
         self._records: dict[UUID, RecordState] = {}
         self._lock = threading.Lock()
         self._writer = GroupCommit(self.store.save_events, GameConflictError)
+        self._opened: deque[UUID] = deque(maxlen=LISTED_GAMES)
+        """The last :data:`LISTED_GAMES` server games seen opened, oldest first, up to
+        :attr:`_log_position`."""
+        self._opened_count = 0
         self._in_play: set[UUID] = set()
-        """The server games seen opened and not ended, up to :attr:`_in_play_position`."""
-        self._in_play_position = 0
-        self._in_play_lock = threading.Lock()
+        """The server games seen opened and not ended, up to :attr:`_log_position`."""
+        self._log_position = 0
+        self._log_lock = threading.Lock()
 
     def close(self) -> None:
         self.store.close()
@@ -288,28 +297,35 @@ class ServerStore:
         self.store.recorder.max_notification_id()
 
     def games_in_play(self) -> int:
-        """How many server games are stored and have not ended (by any process): the
-        notification log is read from where the last call stopped up to its end now (the
-        first call reads it all), keeping the ids of the games in play."""
-        topics = [get_topic(ServerGameOpened), get_topic(GameEnded)]
-        recorder = self.store.recorder
-        with self._in_play_lock:
-            end = recorder.max_notification_id() or 0
-            while self._in_play_position < end:
-                page = recorder.select_notifications(
-                    self._in_play_position + 1, NOTIFICATION_BATCH, stop=end, topics=topics
-                )
-                for notification in page:
-                    if notification.topic == topics[1]:  # GameEnded: its originator is the game
-                        self._in_play.discard(notification.originator_id)  # type: ignore[arg-type]
-                    else:
-                        record: Any = self.store.mapper.to_domain_event(notification)
-                        self._in_play.add(record.game_id)
-                self._in_play_position = page[-1].id if len(page) == NOTIFICATION_BATCH else end
+        """How many server games are stored and have not ended (by any process)."""
+        with self._log_lock:
+            self._read_new_games()
             return len(self._in_play)
 
-    def records(self) -> Iterator[ServerGameOpened]:
-        """Every server game's record, oldest first."""
-        for notification in self.store.notifications_of(ServerGameOpened):
-            record: Any = self.store.mapper.to_domain_event(notification)
-            yield record
+    def newest_games(self, limit: int) -> tuple[list[UUID], int]:
+        """The ids of the ``limit`` (at most :data:`LISTED_GAMES`) server games stored
+        last (by any process), newest first, and how many server games are stored."""
+        with self._log_lock:
+            self._read_new_games()
+            return list(itertools.islice(reversed(self._opened), limit)), self._opened_count
+
+    def _read_new_games(self) -> None:
+        """Read the notification log from where the last call stopped up to its end now
+        (the first call reads it all), keeping the ids of the games opened, in order, and
+        of those not ended. The caller holds :attr:`_log_lock`."""
+        topics = [get_topic(ServerGameOpened), get_topic(GameEnded)]
+        recorder = self.store.recorder
+        end = recorder.max_notification_id() or 0
+        while self._log_position < end:
+            page = recorder.select_notifications(
+                self._log_position + 1, NOTIFICATION_BATCH, stop=end, topics=topics
+            )
+            for notification in page:
+                if notification.topic == topics[1]:  # GameEnded: its originator is the game
+                    self._in_play.discard(notification.originator_id)  # type: ignore[arg-type]
+                else:
+                    record: Any = self.store.mapper.to_domain_event(notification)
+                    self._opened.append(record.game_id)
+                    self._opened_count += 1
+                    self._in_play.add(record.game_id)
+            self._log_position = page[-1].id if len(page) == NOTIFICATION_BATCH else end

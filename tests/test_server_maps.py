@@ -206,6 +206,29 @@ def test_a_bot_winner_marks_by_its_rule_and_a_game_without_a_map_has_no_marks(ap
     assert answer.status_code == 409 and answer.json()["type"].endswith("not-for-a-map")
 
 
+def test_a_win_of_a_seat_handed_to_a_bot_marks_nothing_for_its_player(api, played):
+    """docs/ACHIEVEMENTS.md: a seat handed to a bot marks nothing for its human player,
+    though the game counts on the map; the same seat played by ann herself marks (the
+    test above), and a bot's own seat marks by its rule (the test below)."""
+    game_id, (ann, bob) = played["game_id"], tokens(played["created"])
+    creator = played["created"]["creator_token"]
+    handed = api.post(f"/api/games/{game_id}/seats/0/bot", headers=bearer(creator), json={"bot": "greedy"})
+    assert handed.status_code == 200, handed.text
+    play_to_end(api, api.app.state.service.store, game_id, [None, bob], strong=set())
+    view = api.get(f"/api/games/{game_id}").json()
+    assert view["finished"] and view["seats"][0]["handed"]["bot"] == "greedy"
+    progress = api.get(f"/api/maps/{played['map_id']}").json()
+    assert progress["games"] == 1
+    assert [p["games_played"] for p in progress["players"]] == [1, 1]
+    assert [p["cells"] for p in progress["players"]] == [[], []]
+    settled = api.app.state.maps._settled(UUID(game_id))  # type: ignore[attr-defined]
+    assert settled.facts.winners == ("ann",), "the seed must let the greedy win ann's seat"
+    assert [(w.player, w.choices, w.achievement, w.handed) for w in settled.winners] == [
+        ("ann", (), None, True)
+    ]
+    assert markable(api, game_id, 0, ann).status_code == 401  # her old link no longer acts
+
+
 def test_after_a_standard_game_the_winner_marks_only_what_they_met(api, monkeypatch):
     from cascadia.projections.achievement_progress import game_facts
 

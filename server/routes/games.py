@@ -22,6 +22,7 @@ from cascadia.server.maps import parse_map_id
 from cascadia.server.numbers import client_number
 from cascadia.server.routes import answer, router
 from cascadia.server.schemas import CommandIn, CreateGameIn, join_link
+from cascadia.server.store import LISTED_GAMES
 from cascadia.server.streams import event_stream, sse_response
 from cascadia.server.tokens import TICKET_SECONDS, new_ticket
 from fastapi import BackgroundTasks, Response
@@ -71,8 +72,9 @@ def _created(created: CreatedGame, map_id: str | None, mode: str | None) -> dict
 
 @routes.get("/api/games")
 def list_games(services: Services, limit: NumberQuery = None) -> JSONResponse:
-    count = 50 if limit is None else client_number(limit, "limit", 1, 200)
-    return answer({"games": services.games.games(count)})
+    count = 50 if limit is None else client_number(limit, "limit", 1, LISTED_GAMES)
+    games, total = services.games.games(count)
+    return answer({"games": games, "total": total})
 
 
 @routes.get("/api/games/{game_id}")

@@ -62,7 +62,7 @@ function keptSecret(name, key, address) {
 }
 
 /** The seats of ``game`` whose token this browser keeps, lowest first. */
-function keptSeats(game) {
+export function keptSeats(game) {
   const prefix = SEAT_PREFIX(game);
   return Object.keys(localStorage).filter((k) => k.startsWith(prefix))
     .map((k) => Number(k.slice(prefix.length))).filter(Number.isInteger).sort((a, b) => a - b);

@@ -1,9 +1,10 @@
 // The lobby: create a game (seats: humans or bots by name; options; the achievement map
 // and mode it is played for), the seats' join links and the creator's link (kept by this
-// browser too), joining by a pasted link, the games of the server to watch, the
+// browser too), joining by a pasted link, the games of the server (newest first: where
+// each stands, its result, a link to watch it, kept fresh when the page is shown), the
 // achievement maps (their pages, a new one). What a game may have and how the choices
 // combine come from GET /api/options (the application's one rule for seats and options).
-import { api, keepCreatorToken } from "./api.js";
+import { api, keepCreatorToken, keptSeats } from "./api.js";
 import { copyText } from "./draw.js";
 import { $, h, showError } from "./game.js";
 
@@ -94,18 +95,82 @@ async function create(event) {
   }
 }
 
+const GAMES_PAGE = 20;
+const GAMES_MOST = 200; // what GET /api/games lists at most
+const GAMES_POLL_MS = 30000;
+let gamesShown = GAMES_PAGE;
+
+/** A seat as the list names it: "greedy (bot)", "bob (bot: greedy, took over)". */
+function seatLabel(seat) {
+  if (seat.handed) return `${seat.name} (bot: ${seat.handed.bot}, took over)`;
+  return seat.kind === "bot" ? `${seat.name} (bot)` : seat.name;
+}
+
+/** Names joined as a sentence says them: "ann", "ann and bob", "ann, bob and cy". */
+function andList(names) {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/** Where a game stands: its round ("round 7 of 20", as the game pages number it) and who
+ * is to play, or how long it lasted and who won with what. */
+function gameStatus(g) {
+  const names = g.seats.map(seatLabel);
+  const map = g.map_id ? ` \u00b7 for an achievement map (${(g.achievement_mode || "standard").replaceAll("_", " ")})` : "";
+  if (!g.finished) return [`In play \u00b7 round ${g.round.number} of ${g.round.of} \u00b7 ${names[g.current_player]} to play${map}`];
+  const { scores, winners } = g.result;
+  const won = winners.length === 1 ? "won" : "tied for the win";
+  return [
+    `Finished after ${g.round.number} rounds${map} \u00b7 `,
+    h("strong", { class: "winner", text: `${andList(winners.map((s) => g.seats[s].name))} ${won}` }),
+    " \u00b7 ",
+    ...g.seats.flatMap((s, i) => [i ? ", " : "", h("span", { class: "score", text: `${s.name} ${scores[s.seat]}` })]),
+  ];
+}
+
+/** One game of the list: its seats, where it stands, "Watch" (the spectator page: no
+ * token needed), and "Play as ..." for a seat of a game in play whose token this browser
+ * keeps (the play page reads it from this browser; the address carries none). */
+function gameItem(g) {
+  const watch = `/spectate.html?game=${encodeURIComponent(g.game_id)}`;
+  const links = [h("a", { class: "button secondary watch", href: watch, text: "Watch" })];
+  if (!g.finished) {
+    for (const seat of keptSeats(g.game_id)) {
+      if (!g.seats[seat] || g.seats[seat].kind !== "human") continue;
+      const play = `/play.html?game=${encodeURIComponent(g.game_id)}&seat=${seat}`;
+      links.unshift(h("a", { class: "button play", href: play, text: `Play as ${g.seats[seat].name}` }));
+    }
+  }
+  return h("li", { class: "listed-game", "data-game": g.game_id, "data-finished": String(g.finished) }, [
+    h("div", { class: "game-main" }, [
+      h("div", { class: "game-seats", text: g.seats.map(seatLabel).join(", ") }),
+      h("div", { class: "hint game-status" }, gameStatus(g)),
+    ]),
+    h("div", { class: "game-links" }, links),
+  ]);
+}
+
 async function refresh() {
   try {
-    const { games } = await api("/api/games?limit=30");
-    const items = games.map((g) => h("li", {}, [
-      h("span", { text: g.seats.map((s) => s.name + (s.kind === "bot" ? " (bot)" : "")).join(", ") }),
-      h("span", { class: "hint", text: g.finished ? "finished" : `round ${g.round.number} of ${g.round.of}` }),
-      h("a", { href: `/spectate.html?game=${encodeURIComponent(g.game_id)}`, text: g.finished ? "see the result" : "watch" }),
-    ]));
-    $("games").replaceChildren(...(items.length ? items : [h("li", { class: "hint", text: "No games yet." })]));
+    const { games, total } = await api(`/api/games?limit=${gamesShown}`);
+    $("games").replaceChildren(...(games.length ? games.map(gameItem)
+      : [h("li", { class: "hint empty", text: "No games on this server yet: a game created above is listed here, for anyone to watch." })]));
+    const more = total > games.length && gamesShown < GAMES_MOST;
+    $("more-games").hidden = !more;
+    $("games-count").textContent = total > games.length
+      ? `The ${games.length} newest of ${total} games${more ? "" : " (the list stops there)"}.`
+      : `${total} game${total === 1 ? "" : "s"}, newest first.`;
+    $("games-count").hidden = !total;
   } catch (err) {
     showError(err);
   }
+}
+
+/** The list is read again when the page is shown again (another tab, or back from a
+ * game) and every half minute while it is in view: no stream is kept open. */
+function keepGamesFresh() {
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
+  window.addEventListener("pageshow", (event) => { if (event.persisted) refresh(); });
+  setInterval(() => { if (!document.hidden) refresh(); }, GAMES_POLL_MS);
 }
 
 async function refreshMaps() {
@@ -171,7 +236,9 @@ async function start() {
     }
   });
   $("refresh").addEventListener("click", refresh);
+  $("more-games").addEventListener("click", () => { gamesShown = Math.min(gamesShown + GAMES_PAGE, GAMES_MOST); refresh(); });
   refresh();
+  keepGamesFresh();
 }
 
 start();
