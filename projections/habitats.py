@@ -166,6 +166,12 @@ class CorridorIndex:
         """Per habitat, the sizes of all its corridors, largest first."""
         return {habitat: sorted(filter(None, found), reverse=True) for habitat, found in self._sizes.items()}
 
+    def points(self, options: GameOptions) -> dict[str, int]:
+        """Per habitat, its corridor points (:func:`habitat_points`), read from the sizes
+        kept at the roots: unsorted, with a 0 for each tile that is not a root, neither of
+        which changes a largest corridor or a count of corridors of three."""
+        return {habitat: habitat_points(sizes, options) for habitat, sizes in self._sizes.items()}
+
     def largest(self) -> dict[str, int]:
         """Per habitat, the size of the largest corridor (0 if none)."""
         return dict(self._largest)
