@@ -4,16 +4,16 @@ from the same scoring functions, with only what a step changed scored again."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
+from itertools import islice
 
 from cascadia.bots.valuation import reads_other_species
-from cascadia.domain.components import HABITATS, WILDLIFE
+from cascadia.domain.components import WILDLIFE
 from cascadia.domain.environment import Environment
 from cascadia.domain.hexgrid import Hex
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState
-from cascadia.projections.habitats import CorridorIndex, habitat_bonus
+from cascadia.projections.habitats import CorridorIndex, habitat_bonuses
 from cascadia.projections.scoresheet import player_total
 from cascadia.projections.wildlife import CardScorer, card_scorer, tokens_of
 
@@ -38,7 +38,7 @@ class SeatWildlife:
     """One board's wildlife points under each card set, rescored card by card. Tokens
     never move (RULES.md 4.3), so a card that reads only its own species (RULES.md
     5.3-5.7) scores the same until a token of that species is placed: after a step,
-    only the cards of the species whose token counts changed are scored again, and
+    only the cards of the species of the tokens placed since are scored again, and
     those that read every species' tokens. The points are those of
     :func:`~cascadia.projections.scoresheet.seat_wildlife`: with two card sets
     (RULES.md 7.6) those of the set with the higher wildlife total, a tie keeping the
@@ -48,7 +48,6 @@ class SeatWildlife:
         self._card_sets = card_sets
         self._tokens = -1
         """The number of tokens last scored (-1: none scored yet)."""
-        self._counts: Counter[str] = Counter()
         self._points: list[dict[str, int]] = [{} for _ in card_sets]
         self._best = 0
 
@@ -57,9 +56,13 @@ class SeatWildlife:
         placements since the last call) under the better card set."""
         if len(wildlife) == self._tokens:
             return self._points[self._best]
-        counts = Counter(wildlife.values())
-        changed = set(WILDLIFE) if self._tokens < 0 else {s for s in counts if counts[s] != self._counts[s]}
-        self._tokens, self._counts = len(wildlife), counts
+        if self._tokens < 0:
+            changed = set(WILDLIFE)
+        else:  # the tokens placed since: the last of the map, which only ever grows
+            changed = {
+                species for _, species in islice(reversed(wildlife.items()), len(wildlife) - self._tokens)
+            }
+        self._tokens = len(wildlife)
         tokens = tokens_of(wildlife)  # its groups found once for every card scored
         for card_set, points in zip(self._card_sets, self._points, strict=True):
             for species in changed | card_set.whole_board:
@@ -74,17 +77,17 @@ class RunningTotals:
     board with as many tiles as when last scored has the same corridors, and one with as
     many tokens the same wildlife points: a seat's corridors are read again when its
     tile count changes (from its :class:`~cascadia.projections.habitats.CorridorIndex`,
-    kept up to date tile by tile), the habitat bonus of a habitat (which compares every
-    seat's largest corridor of it) when one of those changes, and a seat's wildlife card
-    by card (:class:`SeatWildlife`) when its tokens change."""
+    kept up to date tile by tile), the habitat bonuses (which compare every seat's
+    largest corridors) when one of those changes, and a seat's wildlife card by card
+    (:class:`SeatWildlife`) when its tokens change."""
 
     def __init__(self, seats: int) -> None:
         self._tiles_scored = [-1] * seats
         self._habitats: list[dict[str, int]] = [{} for _ in range(seats)]
-        self._largest: list[dict[str, int]] = [dict.fromkeys(HABITATS, -1) for _ in range(seats)]
-        self._bonus_of: dict[str, list[int]] = {}
-        """Per habitat, every seat's largest corridor its bonuses were worked out for."""
-        self._bonuses: list[dict[str, int]] = [{} for _ in range(seats)]
+        self._largest: list[dict[str, int]] = [{} for _ in range(seats)]
+        self._bonuses_of: list[dict[str, int]] = []
+        """The largest corridors the bonuses were worked out for."""
+        self._bonuses: list[dict[str, int]] = []
         self._wildlife: list[SeatWildlife] = []
 
     def totals(self, state: GameState, seats: Sequence[int] | None = None) -> list[int]:
@@ -95,7 +98,9 @@ class RunningTotals:
         options = state.options
         for seat, player in enumerate(players):
             self._score_corridors(seat, player.environment, options)
-        self._score_bonuses(options)
+        if self._largest != self._bonuses_of:
+            self._bonuses_of = list(self._largest)
+            self._bonuses = habitat_bonuses(self._largest, options)
         if not self._wildlife:
             card_sets = [CardSet(state.cards)]
             if state.second_cards is not None and options.two_card_sets:
@@ -122,13 +127,3 @@ class RunningTotals:
             corridors = CorridorIndex.of(board)
             self._largest[seat] = corridors.largest()
             self._habitats[seat] = corridors.points(options)
-
-    def _score_bonuses(self, options: GameOptions) -> None:
-        """Each habitat's bonuses (:func:`~cascadia.projections.habitats.habitat_bonus`),
-        worked out again where a seat's largest corridor of it changed."""
-        for habitat in HABITATS:
-            sizes = [largest[habitat] for largest in self._largest]
-            if sizes != self._bonus_of.get(habitat):
-                self._bonus_of[habitat] = sizes
-                for bonuses, bonus in zip(self._bonuses, habitat_bonus(sizes, options), strict=True):
-                    bonuses[habitat] = bonus
