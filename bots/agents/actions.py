@@ -190,7 +190,7 @@ def mask_of(actions: list[int]) -> npt.NDArray[np.int8]:
     """``ACTION_COUNT`` entries, 1 for exactly ``actions``. ``int8`` rather than ``bool``,
     as PettingZoo and Gymnasium spaces expect."""
     found = np.zeros(ACTION_COUNT, dtype=np.int8)
-    found[np.fromiter(actions, dtype=np.intp, count=len(actions))] = 1
+    found[np.array(actions, dtype=np.intp)] = 1
     return found
 
 
