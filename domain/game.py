@@ -398,6 +398,16 @@ class Game:
             return ["wipe"]
         return list(NATURE_ACTIONS)
 
+    def legal_nature_wipes(self, actions: list[str] | None = None) -> list[tuple[int, ...]]:
+        """The slot sets a wipe bought with nature tokens may clear now (RULES.md 4.2):
+        every non-empty subset of the occupied token slots, the smaller first, in slot
+        order; none unless a wipe can be bought. ``actions``: :meth:`nature_actions`, when
+        the caller has it already."""
+        if "wipe" not in (self.nature_actions() if actions is None else actions):
+            return []
+        occupied = [s for s, w in enumerate(self.state.market_wildlife) if w is not None]
+        return [subset for size in range(1, len(occupied) + 1) for subset in combinations(occupied, size)]
+
     def legal_takes(self) -> list[tuple[int, int]]:
         """``(tile_slot, wildlife_slot)`` choices: the pairs, or any combination after
         free choice was bought (RULES.md 4.3)."""
@@ -498,13 +508,7 @@ class Game:
             actions = self.nature_actions()
             if "free_choice" in actions:
                 commands.append(NatureFreeChoice())
-            if "wipe" in actions:
-                occupied = [s for s, w in enumerate(self.state.market_wildlife) if w is not None]
-                commands += [
-                    NatureWipe(subset)
-                    for size in range(1, len(occupied) + 1)
-                    for subset in combinations(occupied, size)
-                ]
+            commands += [NatureWipe(slots) for slots in self.legal_nature_wipes(actions)]
             return commands + [Take(t, w) for t, w in self.legal_takes()]
         commands = []
         if ts.tile_hex is None:

@@ -166,6 +166,15 @@ class CorridorIndex:
         """Per habitat, the sizes of all its corridors, largest first."""
         return {habitat: sorted(filter(None, found), reverse=True) for habitat, found in self._sizes.items()}
 
+    def points(self, options: GameOptions) -> dict[str, int]:
+        """Per habitat, its corridor points (:func:`habitat_points`): of its largest
+        corridor alone, but with ``corridors_of_three``, the only rule that reads the
+        other corridors, of the sizes kept at the roots (unsorted, with a 0 for each
+        tile that is not a root, which changes no count of corridors of three)."""
+        if options.corridors_of_three:
+            return {habitat: habitat_points(sizes, options) for habitat, sizes in self._sizes.items()}
+        return {habitat: habitat_points((largest,), options) for habitat, largest in self._largest.items()}
+
     def largest(self) -> dict[str, int]:
         """Per habitat, the size of the largest corridor (0 if none)."""
         return dict(self._largest)

@@ -8,13 +8,22 @@ must name each tile's corridor, and the board's open hexes (kept with it) must b
 afresh, and so is its frontier (the edges each open hex's neighbours show
 there). A copy's index grows apart from the original's; a board
 edited behind its back is indexed afresh. The elk partitions remembered per shape equal
-the search on the tokens themselves."""
+the search on the tokens themselves. An environment's running totals
+(:class:`~cascadia.bots.agents.scores.RunningTotals`, which score a card again only
+when its species' tokens change) equal the score sheet scored afresh after every step
+of random games under every card and scoring variant."""
 
 from __future__ import annotations
 
-from cascadia.domain.components import HABITAT_TILE_COUNT, HABITATS
+import random
+
+from cascadia.bots.agents.scores import RunningTotals
+from cascadia.domain.components import CARD_LETTERS, HABITAT_TILE_COUNT, HABITATS, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.environment import Environment
+from cascadia.domain.game import Game
 from cascadia.domain.hexgrid import ADJACENT, OPPOSITE, neighbours
+from cascadia.domain.options import GameOptions
+from cascadia.projections.game_scores import score_state
 from cascadia.projections.habitats import (
     CorridorIndex,
     Frontier,
@@ -180,3 +189,44 @@ def test_frontier_kept_tile_by_tile_equals_the_neighbours_read_afresh(placed, sp
     first, (tile, rotation) = next(iter(board.tiles.items()))
     board.tiles[first] = (tile, (rotation + 1) % 6)  # edited behind its back
     assert Frontier.of(board).edges == frontier_ref(board)
+
+
+@st.composite
+def scoring_options(draw) -> GameOptions:
+    """Options under every card (five letters drawn per species, or a variant card) and
+    every scoring variant: salmon runs, elk rings, the majority bonus, the corridor
+    restrictions (RULES.md 7.2-7.4), a second card set (7.6) and secret cards (7.10)."""
+    variant = draw(st.sampled_from([None, *VARIANT_CARDS]))
+    letters = draw(st.lists(st.sampled_from(CARD_LETTERS), min_size=len(WILDLIFE), max_size=len(WILDLIFE)))
+    corridors = draw(st.sampled_from([None, "must_not_match", "corridors_of_three", "corridors_min_five"]))
+    return GameOptions(
+        cards=variant or ",".join(letters),
+        salmon_runs=draw(st.sampled_from(["strict", "lenient"])),
+        elk_rings=draw(st.sampled_from(["arc", "any-subset"])),
+        majority_bonus=draw(st.booleans()),
+        two_card_sets=variant is None and draw(st.booleans()),
+        secret_cards=draw(st.booleans()),
+        **({corridors: True} if corridors else {}),
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(options=scoring_options(), players=st.integers(1, 4), seed=st.integers(0, 2**32))
+def test_running_totals_equal_the_score_sheet_after_every_step(
+    options: GameOptions, players: int, seed: int
+) -> None:
+    """After every decision of a random seeded game, the running totals of every seat, and
+    those of a seat asked now and then (so that several of its tokens and tiles come in
+    at once), equal the totals of the score sheet scored afresh."""
+    rng = random.Random(seed)
+    game = Game.start(seed, players, options)
+    every, now_and_then = RunningTotals(players), RunningTotals(players)
+    while True:
+        sheet = [player.total for player in score_state(game.state).players]
+        assert every.totals(game.state) == sheet
+        if rng.random() < 0.2 or game.finished:
+            seats = rng.sample(range(players), rng.randint(1, players))
+            assert now_and_then.totals(game.state, seats) == [sheet[seat] for seat in seats]
+        if game.finished:
+            break
+        game.execute(rng.choice(game.legal_commands()))

@@ -113,7 +113,7 @@ def encode(command: Command) -> int:
     elif isinstance(command, NatureWipe):
         slots = set(command.slots)
         if slots and len(slots) == len(command.slots) and slots <= set(range(SLOTS)):
-            return NATURE_WIPE + sum(1 << s for s in slots) - 1
+            return NATURE_WIPE + _slot_bits(command.slots) - 1
     raise IllegalActionError(f"the action space has no action for {command!r}")
 
 
@@ -144,30 +144,53 @@ def decode(action: int) -> Command:
 
 
 def legal_actions(game: Game) -> list[int]:
-    """The actions of :meth:`Game.legal_commands`, in its order. After the take, where
-    the list is long (every placement of the held tile), they are numbered straight from
-    the placements and token targets that :meth:`Game.legal_commands` lists then, in the
-    same order, without making a command of each."""
+    """The actions of :meth:`Game.legal_commands`, in its order, numbered straight from
+    the choices it lists them from, in the same order, without making a command of
+    each: before the take, the three-alike wipe, the free choice, the nature-token wipes
+    (:meth:`Game.legal_nature_wipes`) and the takes; after it, every placement of the
+    held tile and every token target, then the return."""
     state = game.state
     ts = state.turn_state
-    if state.finished or not ts.has_taken:
-        return [encode(command) for command in game.legal_commands()]
+    if state.finished:
+        return []
+    if not ts.has_taken:
+        return _before_taking(game)
     actions: list[int] = []
+    index = HEX_INDEX.get  # looked up inline; _hex_index only raises for a hex outside
     if ts.tile_hex is None:
-        for (q, r), rotations in game.legal_tile_rotations().items():
-            placements = PLACEMENTS[_hex_index(q, r)]
+        for h, rotations in game.legal_tile_rotations().items():
+            i = index(h)
+            placements = PLACEMENTS[_hex_index(*h) if i is None else i]
             actions += placements if rotations == EVERY_ROTATION else [placements[rot] for rot in rotations]
     if not ts.wildlife_done:
-        actions += [PLACE_WILDLIFE + _hex_index(q, r) for q, r in game.legal_wildlife_targets()]
+        for h in game.legal_wildlife_targets():
+            i = index(h)
+            actions.append(PLACE_WILDLIFE + (_hex_index(*h) if i is None else i))
         actions.append(RETURN_WILDLIFE)
     return actions
+
+
+def _before_taking(game: Game) -> list[int]:
+    """:func:`legal_actions` before the take."""
+    actions = [WIPE_THREE] if game.can_wipe_three() else []
+    nature = game.nature_actions()
+    if "free_choice" in nature:
+        actions.append(NATURE_FREE)
+    actions += [NATURE_WIPE + _slot_bits(slots) - 1 for slots in game.legal_nature_wipes(nature)]
+    actions += [TAKE + SLOTS * tile_slot + wildlife_slot for tile_slot, wildlife_slot in game.legal_takes()]
+    return actions
+
+
+def _slot_bits(slots: tuple[int, ...]) -> int:
+    """The bits of a ``NatureWipe`` action: bit ``s`` set for each slot ``s``."""
+    return sum(1 << s for s in slots)
 
 
 def mask_of(actions: list[int]) -> npt.NDArray[np.int8]:
     """``ACTION_COUNT`` entries, 1 for exactly ``actions``. ``int8`` rather than ``bool``,
     as PettingZoo and Gymnasium spaces expect."""
     found = np.zeros(ACTION_COUNT, dtype=np.int8)
-    found[np.fromiter(actions, dtype=np.intp, count=len(actions))] = 1
+    found[np.array(actions, dtype=np.intp)] = 1
     return found
 
 

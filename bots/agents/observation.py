@@ -43,6 +43,7 @@ none. Every entry is a small whole number (``int8``, ``int16`` for counts)::
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -50,7 +51,7 @@ import numpy.typing as npt
 from cascadia.bots.agents.actions import ACTION_COUNT, BOARD_HEXES, HEX_INDEX, SLOTS
 from cascadia.domain.components import CARD_LETTERS, HABITATS, TILES, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.game import Game
-from cascadia.domain.hexgrid import Hex, tile_edges
+from cascadia.domain.hexgrid import tile_edges
 from cascadia.domain.state import GameState
 from cascadia.projections.player_view import hidden_species
 from gymnasium import spaces
@@ -100,8 +101,10 @@ class Observer:
 
     def __init__(self, players: int) -> None:
         self._boards = np.zeros((players, len(BOARD_HEXES), BOARD_CHANNELS), dtype=np.int8)
-        self._tiled: list[set[Hex]] = [set() for _ in range(players)]
-        self._tokened: list[set[Hex]] = [set() for _ in range(players)]
+        self._tiled = [0] * players
+        """Per seat, the number of tiles written onto its planes."""
+        self._tokened = [0] * players
+        """Per seat, the number of tokens written onto its planes."""
         self._cards: dict[tuple[int | str, ...], tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]] = {}
         """Per seat and the species hidden from it, its ``cards`` and ``secret_cards``."""
         self._market = np.zeros((SLOTS, TILE_FEATURES), dtype=np.int8)
@@ -119,7 +122,7 @@ class Observer:
         turn = [
             state.turn,
             state.stack_size,
-            order.index(state.current),
+            (state.current - seat) % players,
             ts.three_wipe_used,
             ts.free_choice,
             ts.taken_tile is not None,
@@ -128,7 +131,9 @@ class Observer:
             state.finished,
         ]
         return {
-            "boards": np.concatenate((self._boards[seat:], self._boards[:seat])),
+            "boards": self._boards.copy()
+            if seat == 0
+            else np.concatenate((self._boards[seat:], self._boards[:seat])),
             "market": self._market_seen(state).copy(),
             "held": np.array(_tile(ts.taken_tile, ts.taken_wildlife), dtype=np.int8),
             "turn": np.array(turn, dtype=np.int16),
@@ -172,24 +177,28 @@ class Observer:
         return seen
 
     def _bring_up_to_date(self, state: GameState) -> None:
-        """Write onto the board planes the tiles and tokens placed since the last call."""
+        """Write onto the board planes the tiles and tokens placed since the last call:
+        the last entries of each board's maps, which only ever grow (nothing on a board
+        moves or goes, RULES.md 4.3, and a dict keeps its keys in the order they came)."""
         for seat, player in enumerate(state.players):
             board, planes = player.environment, self._boards[seat]
-            tiled, tokened = self._tiled[seat], self._tokened[seat]
-            if len(board.tiles) != len(tiled):
-                for h, (tile, rotation) in board.tiles.items():
-                    if h not in tiled:
-                        planes[HEX_INDEX[h]] = TILE_ROWS[tile, rotation]
-                        tiled.add(h)
-            if len(board.wildlife) != len(tokened):
-                for h, species in board.wildlife.items():
-                    if h not in tokened:
-                        planes[HEX_INDEX[h], 7] = _number(species, WILDLIFE)
-                        tokened.add(h)
+            tiles, wildlife = board.tiles, board.wildlife
+            if len(tiles) != self._tiled[seat]:
+                for h, (tile, rotation) in islice(reversed(tiles.items()), len(tiles) - self._tiled[seat]):
+                    planes[HEX_INDEX[h]] = TILE_ROWS[tile, rotation]
+                self._tiled[seat] = len(tiles)
+            if len(wildlife) != self._tokened[seat]:
+                for h, species in islice(reversed(wildlife.items()), len(wildlife) - self._tokened[seat]):
+                    planes[HEX_INDEX[h], 7] = SPECIES_NUMBER[species]
+                self._tokened[seat] = len(wildlife)
 
 
 def _number(value: str | None, names: tuple[str, ...]) -> int:
     return 0 if value is None else names.index(value) + 1
+
+
+SPECIES_NUMBER: dict[str, int] = {species: _number(species, WILDLIFE) for species in WILDLIFE}
+"""Per species, its number in the ``boards`` planes."""
 
 
 def _one_hot(value: str | None, names: tuple[str, ...]) -> list[int]:

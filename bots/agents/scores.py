@@ -4,32 +4,91 @@ from the same scoring functions, with only what a step changed scored again."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from itertools import islice
 
-from cascadia.domain.components import HABITATS
+from cascadia.bots.valuation import reads_other_species
+from cascadia.domain.components import WILDLIFE
+from cascadia.domain.environment import Environment
+from cascadia.domain.hexgrid import Hex
+from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState
-from cascadia.projections.habitats import CorridorIndex, habitat_bonuses, habitat_points
-from cascadia.projections.scoresheet import player_total, seat_wildlife
+from cascadia.projections.habitats import CorridorIndex, habitat_bonuses
+from cascadia.projections.scoresheet import player_total
+from cascadia.projections.wildlife import CardScorer, card_scorer, tokens_of
+
+
+class CardSet:
+    """One set of scoring cards as the running totals score it: per species its scorer
+    and whether the card reads other species' tokens too
+    (:func:`~cascadia.bots.valuation.reads_other_species`: the fox cards, salmon D and
+    hawk D), which must then be scored again whenever any token is placed."""
+
+    def __init__(self, cards: Mapping[str, str]) -> None:
+        self.scorers: dict[str, CardScorer] = {}
+        self.whole_board: set[str] = set()
+        for species in WILDLIFE:
+            card = cards[species]
+            self.scorers[species] = card_scorer(species, card)
+            if reads_other_species(species, card):
+                self.whole_board.add(species)
+
+
+class SeatWildlife:
+    """One board's wildlife points under each card set, rescored card by card. Tokens
+    never move (RULES.md 4.3), so a card that reads only its own species (RULES.md
+    5.3-5.7) scores the same until a token of that species is placed: after a step,
+    only the cards of the species of the tokens placed since are scored again, and
+    those that read every species' tokens. The points are those of
+    :func:`~cascadia.projections.scoresheet.seat_wildlife`: with two card sets
+    (RULES.md 7.6) those of the set with the higher wildlife total, a tie keeping the
+    first."""
+
+    def __init__(self, card_sets: Sequence[CardSet]) -> None:
+        self._card_sets = card_sets
+        self._tokens = -1
+        """The number of tokens last scored (-1: none scored yet)."""
+        self._points: list[dict[str, int]] = [{} for _ in card_sets]
+        self._best = 0
+
+    def points(self, wildlife: Mapping[Hex, str], options: GameOptions) -> dict[str, int]:
+        """Per species, the points of ``wildlife`` (the board's token map, grown by
+        placements since the last call) under the better card set."""
+        if len(wildlife) == self._tokens:
+            return self._points[self._best]
+        if self._tokens < 0:
+            changed = set(WILDLIFE)
+        else:  # the tokens placed since: the last of the map, which only ever grows
+            changed = {
+                species for _, species in islice(reversed(wildlife.items()), len(wildlife) - self._tokens)
+            }
+        self._tokens = len(wildlife)
+        tokens = tokens_of(wildlife)  # its groups found once for every card scored
+        for card_set, points in zip(self._card_sets, self._points, strict=True):
+            for species in changed | card_set.whole_board:
+                points[species] = card_set.scorers[species](tokens, options)
+        totals = [sum(points.values()) for points in self._points]
+        self._best = 1 if len(totals) > 1 and totals[1] > totals[0] else 0
+        return self._points[self._best]
 
 
 class RunningTotals:
     """The totals of one game's seats. Tiles and tokens never move (RULES.md 4.3), so a
-    board with as many tokens as when last scored has the same wildlife points, and one
-    with as many tiles the same corridors: a seat's wildlife is scored again when its
-    token count changes, its corridors when its tile count does (from its
-    :class:`~cascadia.projections.habitats.CorridorIndex`, kept up to date tile by tile),
-    and the habitat bonuses (which compare every seat's largest corridors) when one of
-    those changes."""
+    board with as many tiles as when last scored has the same corridors, and one with as
+    many tokens the same wildlife points: a seat's corridors are read again when its
+    tile count changes (from its :class:`~cascadia.projections.habitats.CorridorIndex`,
+    kept up to date tile by tile), the habitat bonuses (which compare every seat's
+    largest corridors) when one of those changes, and a seat's wildlife card by card
+    (:class:`SeatWildlife`) when its tokens change."""
 
     def __init__(self, seats: int) -> None:
-        self._tokens_scored = [-1] * seats
         self._tiles_scored = [-1] * seats
-        self._wildlife: list[dict[str, int]] = [{}] * seats
-        self._habitats: list[dict[str, int]] = [{}] * seats
-        self._largest: list[dict[str, int]] = [{}] * seats
+        self._habitats: list[dict[str, int]] = [{} for _ in range(seats)]
+        self._largest: list[dict[str, int]] = [{} for _ in range(seats)]
         self._bonuses_of: list[dict[str, int]] = []
         """The largest corridors the bonuses were worked out for."""
         self._bonuses: list[dict[str, int]] = []
+        self._wildlife: list[SeatWildlife] = []
 
     def totals(self, state: GameState, seats: Sequence[int] | None = None) -> list[int]:
         """The totals of ``seats`` (every seat by default), in that order, in ``state`` (a
@@ -38,30 +97,33 @@ class RunningTotals:
         players = state.players
         options = state.options
         for seat, player in enumerate(players):
-            board = player.environment
-            if len(board.tiles) != self._tiles_scored[seat]:
-                self._tiles_scored[seat] = len(board.tiles)
-                corridors = CorridorIndex.of(board)
-                self._largest[seat] = corridors.largest()
-                sizes = corridors.sizes()
-                self._habitats[seat] = {h: habitat_points(sizes[h], options) for h in HABITATS}
+            self._score_corridors(seat, player.environment, options)
         if self._largest != self._bonuses_of:
             self._bonuses_of = list(self._largest)
             self._bonuses = habitat_bonuses(self._largest, options)
+        if not self._wildlife:
+            card_sets = [CardSet(state.cards)]
+            if state.second_cards is not None and options.two_card_sets:
+                card_sets.append(CardSet(state.second_cards))
+            self._wildlife = [SeatWildlife(card_sets) for _ in players]
         found = []
         for seat in range(len(players)) if seats is None else seats:
-            board = players[seat].environment
-            if len(board.wildlife) != self._tokens_scored[seat]:
-                self._tokens_scored[seat] = len(board.wildlife)
-                self._wildlife[seat], _ = seat_wildlife(
-                    board.wildlife, state.cards, options, state.second_cards
-                )
+            player = players[seat]
             found.append(
                 player_total(
-                    self._wildlife[seat],
+                    self._wildlife[seat].points(player.environment.wildlife, options),
                     self._habitats[seat],
                     self._bonuses[seat],
-                    players[seat].nature_tokens,
+                    player.nature_tokens,
                 )
             )
         return found
+
+    def _score_corridors(self, seat: int, board: Environment, options: GameOptions) -> None:
+        """The corridor points and largest corridors of ``seat``'s ``board``, read again
+        if tiles were placed on it since."""
+        if len(board.tiles) != self._tiles_scored[seat]:
+            self._tiles_scored[seat] = len(board.tiles)
+            corridors = CorridorIndex.of(board)
+            self._largest[seat] = corridors.largest()
+            self._habitats[seat] = corridors.points(options)
