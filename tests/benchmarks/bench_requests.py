@@ -209,7 +209,7 @@ async def serve(games: int, commands: int, seed: int, profile: Path | None) -> N
             n = int(line)
             rng = [random.Random(seed * 1000 + n * 100 + i) for i in range(games)]
             budget = [commands if n else commands // 3]
-            profiler = cProfile.Profile() if profile is not None and n else None
+            profiler = cProfile.Profile(time.thread_time) if profile is not None and n else None
             started = time.process_time()
             if profiler is not None:
                 profiler.enable()
