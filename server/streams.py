@@ -116,24 +116,28 @@ async def event_stream(
             if look is None:
                 nudged = hub.nudges(game_id)
                 look = await run_in_threadpool(_look, service, game_id, seat, digest, last, handed)
-            for news in look.handovers:
-                yield _sse("seat-handed", {"seat": news.seat, "bot": news.bot, "reason": news.reason})
+            # what one look finds goes out in one piece (one write to the socket)
+            news = [
+                _sse("seat-handed", {"seat": h.seat, "bot": h.bot, "reason": h.reason})
+                for h in look.handovers
+            ]
             handed += len(look.handovers)
             if look.revoked is not None:
-                yield _sse(look.revoked, revoked_token(look.revoked).body())
+                yield "".join([*news, _sse(look.revoked, revoked_token(look.revoked).body())])
                 return
             events, finished = look.events, look.finished
-            sent = bool(events) or bool(look.handovers)
             if look.whole:
-                following.looked_now(sent, nudged)
-            elif sent:
+                following.looked_now(bool(events) or bool(news), nudged)
+            elif events:
                 following.sent_now()
-            for event in events:
-                yield _sse("game-event", event, event["version"])
-                last = event["version"]
+            news += [_sse("game-event", event, event["version"]) for event in events]
+            if events:
+                last = events[-1]["version"]
             if finished:
-                yield _sse("game-over", {"version": last})
+                yield "".join([*news, _sse("game-over", {"version": last})])
                 return
+            if news:
+                yield "".join(news)
             async for line in following.until_news(last):
                 yield line
             if hub.draining:
