@@ -202,8 +202,18 @@ async def serve(games: int, commands: int, seed: int, profile: Path | None) -> N
         access_log.configure_logging()  # as ``cascadia serve`` logs: a line per request
     finally:
         sys.stderr = stderr
-    home = tempfile.mkdtemp(prefix="bench-requests-")
-    app = create_app(ServerConfig(home=home, static_dir=Path(home) / "none"))
+    with tempfile.TemporaryDirectory(prefix="bench-requests-") as home:
+        await _serve_rounds(
+            create_app(ServerConfig(home=home, static_dir=Path(home) / "none")),
+            games,
+            commands,
+            seed,
+            profile,
+        )
+
+
+async def _serve_rounds(app: ASGI, games: int, commands: int, seed: int, profile: Path | None) -> None:
+    """The rounds of :func:`serve` on ``app``."""
     async with serving(app):
         while line := await asyncio.to_thread(sys.stdin.readline):
             n = int(line)
