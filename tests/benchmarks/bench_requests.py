@@ -5,19 +5,21 @@ Run: python tests/benchmarks/bench_requests.py [--games 10] [--commands 600] [--
          [--baseline DIR] [--profile FILE]
 
 It builds the application of ``cascadia serve`` (:func:`~cascadia.server.app.create_app`)
-on a fresh SQLite store (or ``CASCADIA_DATABASE_URL``'s PostgreSQL, in a fresh schema
-dropped afterwards, with ``--postgres``) and calls it as uvicorn does, one ASGI call per
-request, with the messages built in memory: ``--games`` two-seat games with a stream
-open per seat, played as ``bench_server.py``'s seats play them (the seat to move reads
-its view and posts one of its legal commands drawn at random; at the end of a turn the
-other seat reads its view), each command waited for until both streams have delivered
-it. What is left out beside ``bench_server.py``: the sockets, uvicorn's parsing of
-HTTP, and the load generator's own CPU (here only building the messages and parsing the
-answers' JSON, a small part), so the figure moves much less with other jobs on the
-machine. It prints the process's CPU time (all threads) per command, the best of
-``--rounds`` rounds of ``--commands`` commands; ``--baseline DIR`` runs the same in a
-process with another checkout's code (``checkouts.py``) first, for before and after
-side by side; ``--profile FILE`` writes a cProfile of the last round (this checkout).
+on a fresh SQLite store (with ``--postgres``: a fresh schema of ``--postgres-url``'s
+PostgreSQL, dropped afterwards) and calls it as uvicorn does, one ASGI call per request,
+with the messages built in memory: ``--games`` two-seat games with a stream open per
+seat, played as ``bench_server.py``'s seats play them (the seat to move reads its view
+and posts one of its legal commands drawn at random; at the end of a turn the other seat
+reads its view), each command waited for until both streams have delivered it. What is
+left out beside ``bench_server.py``: the sockets, uvicorn's parsing of HTTP, and the load
+generator's own CPU (here only building the messages and parsing the answers' JSON, a
+small part), so the figure moves much less with other jobs on the machine. It prints
+the CPU time (all threads) per command of the process serving, the best of ``--rounds``
+rounds of ``--commands`` commands after a warm-up round. Each checkout is served by a
+process of its own (``checkouts.LineWorker``): this one, and with ``--baseline DIR``
+another checkout's code, their rounds interleaved, for before and after side by side.
+``--profile FILE`` writes a cProfile (CPU time of the event loop's thread) of this
+checkout's last round.
 """
 
 from __future__ import annotations
