@@ -2,8 +2,13 @@
 server) so that loading a game reads only the events stored after its cached state.
 
 A game loaded through :class:`GameCache` is a private copy the caller may play on; the
-cached state is never handed out. Events stored by any writer (this process or another)
-are read at the next load and projected onto a copy, which is then kept.
+cached state is never handed out to be changed. Events stored by any writer (this
+process or another) are read at the next load and projected onto a copy, which is then
+kept; a writer of this process may hand over the game it just stored
+(:meth:`GameCache.stored`), which is kept without a read. The last
+:data:`RECENT_EVENTS` events that led to a cached state are kept beside it, so that a
+reader who knows which version it needs (a server's event stream, told by its hub) can
+take the events after its last one without reading the store (:meth:`GameCache.recent`).
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from uuid import UUID
 
 from cascadia.domain.events import GameEvent
@@ -18,6 +24,16 @@ from cascadia.domain.game import Game
 
 CACHED_GAMES = 2000
 """How many games' states a process keeps between requests (a few tens of kB each)."""
+RECENT_EVENTS = 64
+"""How many of a cached game's last events are kept beside it (a turn is 2 to 10)."""
+
+
+@dataclass(frozen=True)
+class _Cached:
+    game: Game
+    """The state, never changed once kept (a reader takes a copy to play on)."""
+    recent: tuple[GameEvent, ...]
+    """The last events that led to it, in order, up to its version (maybe none)."""
 
 
 class GameCache:
@@ -33,7 +49,7 @@ class GameCache:
         self._load = load
         self._events_after = events_after
         self._size = size
-        self._games: OrderedDict[UUID, Game] = OrderedDict()
+        self._games: OrderedDict[UUID, _Cached] = OrderedDict()
         """The latest state of recently used games, least recently used first."""
         self._lock = threading.Lock()
 
@@ -43,27 +59,72 @@ class GameCache:
             cached = self._games.get(game_id)
         if cached is None:
             game = self._load(game_id)
-        else:
-            game = Game(cached.state.copy())
-            later = self._events_after(game_id, game.version)
-            if not later:
-                self._keep(cached)
-                return game
-            Game.project(game, later)
-        self._keep(Game(game.state.copy()))
+            self._keep(_Cached(Game(game.state.copy()), ()))
+            return game
+        return self._after(cached, self._events_after(game_id, cached.game.version))
+
+    def game_after(self, game_id: UUID, after: int, events: Sequence[GameEvent]) -> Game:
+        """The game as stored now, given ``events``: every event stored after version
+        ``after``, just read by the caller (the store is read again only if the cached
+        state is older than ``after``, or none is cached)."""
+        with self._lock:
+            cached = self._games.get(game_id)
+        if cached is None or cached.game.version < after:
+            return self.game(game_id)
+        return self._after(cached, [e for e in events if e.originator_version > cached.game.version])
+
+    def _after(self, cached: _Cached, later: Sequence[GameEvent]) -> Game:
+        """A copy of the cached game with ``later`` (the events stored after it) projected,
+        kept as the latest."""
+        game = Game(cached.game.state.copy())
+        if not later:
+            self._keep(cached)
+            return game
+        Game.project(game, later)
+        self._keep(_Cached(Game(game.state.copy()), (*cached.recent, *later)[-RECENT_EVENTS:]))
         return game
+
+    def stored(self, game: Game, events: Sequence[GameEvent]) -> None:
+        """This process has just stored ``events``, which leave the game as ``game`` (not
+        changed here: a copy is kept)."""
+        if not events:
+            return
+        with self._lock:
+            cached = self._games.get(game.id)
+        follows = cached is not None and cached.game.version == events[0].originator_version - 1
+        recent = (*cached.recent, *events) if follows else tuple(events)  # type: ignore[union-attr]
+        self._keep(_Cached(Game(game.state.copy()), recent[-RECENT_EVENTS:]))
+
+    def recent(self, game_id: UUID, after: int) -> tuple[Game, list[GameEvent]] | None:
+        """The cached game (to read, never to change) and its events after version
+        ``after``, if the cache holds them all (``None`` otherwise). The cached state may
+        be behind the store: the caller knows which version it needs."""
+        with self._lock:
+            cached = self._games.get(game_id)
+        if cached is None or cached.game.version < after:
+            return None
+        events = [e for e in cached.recent if e.originator_version > after]
+        if cached.game.version - after != len(events):  # some are no longer kept
+            return None
+        return cached.game, events
 
     def cached(self, game_id: UUID) -> Game | None:
         """The game's cached state, not to be changed (``None``: not cached): for what
         never changes in a game, such as its options."""
         with self._lock:
-            return self._games.get(game_id)
+            cached = self._games.get(game_id)
+        return None if cached is None else cached.game
 
-    def _keep(self, game: Game) -> None:
+    def _keep(self, cached: _Cached) -> None:
+        game_id = cached.game.id
         with self._lock:
-            kept = self._games.get(game.id)
-            if kept is None or kept.version <= game.version:  # another thread may keep a later one
-                self._games[game.id] = game
-            self._games.move_to_end(game.id)
+            kept = self._games.get(game_id)
+            # another thread may keep a later one (or the same with more of its events)
+            if kept is None or (kept.game.version, len(kept.recent)) <= (
+                cached.game.version,
+                len(cached.recent),
+            ):
+                self._games[game_id] = cached
+            self._games.move_to_end(game_id)
             while len(self._games) > self._size:
                 self._games.popitem(last=False)

@@ -36,8 +36,10 @@ TURN_CHECK_SECONDS = 1.0
 SETTINGS_VAR = "CASCADIA_SERVE_SETTINGS"
 """The environment variable through which ``cascadia serve`` hands its settings to each
 worker process (JSON: ``home``, ``poll_interval``, ``cors_origins``)."""
-RESOURCES = (operations, reference, games, seats, maps)
-"""The route modules of the API's resources (each has a router, ``routes``)."""
+RESOURCES = (games, seats, maps, operations, reference)
+"""The route modules of the API's resources (each has a router, ``routes``): the games'
+first, the ones a game in play asks for all the time (a request is matched against the
+routes in order; no two of these modules have paths in common)."""
 
 
 @dataclass

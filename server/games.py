@@ -58,6 +58,7 @@ from cascadia.server.views import event_for, masks_for, state_for
 
 if TYPE_CHECKING:  # the types only: the use cases play the games
     from cascadia.bots.base import Bot
+    from cascadia.domain.events import GameEvent
     from cascadia.domain.game import Game
     from cascadia.domain.state import GameState
 
@@ -358,18 +359,29 @@ class GameService:
         return kept
 
     def events(self, game_id: UUID, seat: int | None, after: int) -> tuple[int, list[dict[str, Any]], bool]:
-        """``(version, events after ``after`` as the viewer sees them, finished)``."""
+        """``(version, events after ``after`` as the viewer sees them, finished)``, as
+        stored now (one read of the events: the game is the cached one with them)."""
         self.record(game_id)
         events = self.store.events(game_id, after=max(after, 0))
-        if not events:  # nothing new: the game as cached (one read of what is new)
-            game = self.store.game(game_id)
-            return game.version, [], game.version == after and game.finished
-        version = events[-1].originator_version
-        finished = events[-1].type == "GameEnded"
-        state = self.store.game(game_id).state
-        masks = None if finished else masks_for(state, seat)
-        rounds = game_round(state).of
-        return version, [event_for(e, masks, state.names, rounds) for e in events], finished
+        game = self.store.game_after(game_id, max(after, 0), events)
+        return _events_for(game, events, seat, after)
+
+    def recent_events(
+        self, game_id: UUID, seat: int | None, after: int, version: int
+    ) -> tuple[list[dict[str, Any]], bool] | None:
+        """``(events after ``after`` as the viewer sees them, finished)`` up to at least
+        ``version``, from what this process keeps in memory (no read of the store: quick
+        enough for the event loop); ``None`` if it does not keep them all. For a stream
+        its hub woke: the hub knows the game is stored up to ``version``, and wakes the
+        stream again for anything stored later."""
+        recent = self.store.recent(game_id, after)
+        if recent is None or recent[0].version < version:
+            return None
+        game, events = recent
+        if events and not game.finished and game.state.options.secret_cards:
+            return None  # their masks need the player view: work for a worker thread
+        _, rendered, finished = _events_for(game, events, seat, after)
+        return rendered, finished
 
     def finished_game(self, game_id: UUID) -> Game:
         game = self.game(game_id)
@@ -412,6 +424,7 @@ class GameService:
                 self.store, game_id, command, expected_version=expected_version, seat=seat
             )
         game = applied.game
+        self.store.stored(game, applied.events)
         self.clock.saw(game_id, game.version, record.turn_seconds)
         masks = masks_for(game.state, seat)
         follow_up = game.finished or self.bot_due(game, record)
@@ -441,6 +454,21 @@ class GameService:
         if version is not None:
             self.clock.saw(game_id, version, record.turn_seconds)
         return version
+
+
+def _events_for(
+    game: Game, events: list[GameEvent], seat: int | None, after: int
+) -> tuple[int, list[dict[str, Any]], bool]:
+    """``(version, events as the viewer sees them, finished)`` of ``events`` (stored after
+    version ``after``) under ``game`` (the game with them, or later)."""
+    if not events:  # nothing new
+        return game.version, [], game.version == after and game.finished
+    version = events[-1].originator_version
+    finished = events[-1].type == "GameEnded"
+    state = game.state
+    masks = None if finished else masks_for(state, seat)
+    rounds = game_round(state).of
+    return version, [event_for(e, masks, state.names, rounds) for e in events], finished
 
 
 def _check_human(record: ServerGameOpened, seat: int) -> None:

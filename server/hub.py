@@ -2,15 +2,18 @@
 
 One poller per server process reads the store's notification log (every event of every
 game, in order) every ``interval`` seconds, only while some stream is open, and wakes
-the streams of each game that got new events. A stream that is woken reads its own game's
-events after the last one it sent, so a missed or spurious wake-up costs nothing but a
-read (and a stream skips the read when it has already sent the latest version the hub
-knows of); streams also look by themselves every :data:`FALLBACK_SECONDS` in case a
-notification was missed. Events stored by this process wake its streams at once
-(:meth:`Hub.poke`). A change of a game's server record that stores no game event (a
-seat handed to a bot) nudges its streams (:meth:`Hub.nudge`, or the poller seeing the
-record's notification): each then looks again. When the process is shutting down,
-:meth:`Hub.drain` wakes every stream for the last time: each then tells its client to reconnect and ends.
+the streams of each game that got new events. A stream that is woken takes its own
+game's events after the last one it sent up to the version the hub knows is stored
+(:meth:`Hub.latest`), from the process's game cache when it holds them, else from the
+store, so a missed or spurious wake-up costs nothing but a look (and a stream skips it
+when it has already sent the latest version the hub knows of); streams also read the
+store by themselves every :data:`FALLBACK_SECONDS` in case a notification was missed.
+Events stored by this process wake its streams at once (:meth:`Hub.poke`). A change of a
+game's server record that stores no game event (a seat handed to a bot) nudges its
+streams (:meth:`Hub.nudge`, or the poller seeing the record's notification): each then
+reads the record and the events again. When the process is shutting down,
+:meth:`Hub.drain` wakes every stream for the last time: each then tells its client to
+reconnect and ends.
 """
 
 from __future__ import annotations

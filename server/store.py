@@ -282,6 +282,24 @@ class ServerStore:
         process's :class:`~cascadia.application.game_cache.GameCache`)."""
         return self._games.game(game_id)
 
+    def game_after(self, game_id: UUID, after: int, events: Sequence[GameEvent]) -> Game:
+        """The game as stored now, given ``events``: what :meth:`events` just read after
+        version ``after`` (through the cache: :meth:`GameCache.game_after
+        <cascadia.application.game_cache.GameCache.game_after>`; no second read of them)."""
+        return self._games.game_after(game_id, after, events)
+
+    def stored(self, game: Game, events: Sequence[GameEvent]) -> None:
+        """This process has just stored ``events`` (:meth:`save_events`), leaving the game
+        as ``game``: the cache keeps it (and the events) without reading them back."""
+        self._games.stored(game, events)
+
+    def recent(self, game_id: UUID, after: int) -> tuple[Game, list[GameEvent]] | None:
+        """The cached game, to read only, and its events after version ``after`` if the
+        cache holds them all (``None`` otherwise); no read of the store, so the game may
+        be behind it (:meth:`GameCache.recent
+        <cascadia.application.game_cache.GameCache.recent>`)."""
+        return self._games.recent(game_id, after)
+
     def options(self, game_id: UUID) -> GameOptions:
         """The game's options (they never change: read from the cached game if any)."""
         cached = self._games.cached(game_id)

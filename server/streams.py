@@ -58,12 +58,24 @@ class _Following:
         self.quiet = 0.0
         self.looked = time.monotonic()
 
-    def looked_now(self, sent: bool) -> None:
-        """The stream has just read what is stored (and ``sent`` something new)."""
+    def look_due(self) -> bool:
+        """Whether the stream should look at the whole record now, not only at the news the
+        hub brought: the record changed since its last look (a nudge), or it is time to
+        look anyway (:data:`FALLBACK_SECONDS`)."""
+        return self.hub.nudges(self.key) > self.nudged or time.monotonic() - self.looked >= FALLBACK_SECONDS
+
+    def looked_now(self, sent: bool, nudged: int) -> None:
+        """The stream has just read what is stored (and ``sent`` something new), having
+        seen the record changes up to ``nudged`` (what :meth:`Hub.nudges` said as the
+        look began: a nudge during the look brings another)."""
         self.looked = time.monotonic()
-        self.nudged = self.hub.nudges(self.key)
+        self.nudged = nudged
         if sent:
             self.quiet = 0.0
+
+    def sent_now(self) -> None:
+        """The stream has just sent news without a whole look (no keep-alive is due)."""
+        self.quiet = 0.0
 
     async def until_news(self, last: int) -> AsyncIterator[str]:
         """Keep-alive lines while nothing is stored after version ``last`` (and it is not
@@ -76,11 +88,7 @@ class _Following:
             started = time.monotonic()
             await wait_for(self.wake, FALLBACK_SECONDS)
             self.quiet += time.monotonic() - started
-            if (
-                self.hub.latest(self.key) > last
-                or self.hub.nudges(self.key) > self.nudged
-                or time.monotonic() - self.looked >= FALLBACK_SECONDS
-            ):
+            if self.hub.latest(self.key) > last or self.look_due():
                 return
 
     def close(self) -> None:
@@ -101,30 +109,52 @@ async def event_stream(
     opened = await run_in_threadpool(service.record_now, game_id)
     digest = None if seat is None else opened.record.token_hashes[seat]
     handed = len(opened.handovers)
+    whole = True  # the first look reads everything
     try:
         while True:
-            look = await run_in_threadpool(_look, service, game_id, seat, digest, last, handed)
-            for news in look.handovers:
-                yield _sse("seat-handed", {"seat": news.seat, "bot": news.bot, "reason": news.reason})
+            look = None if whole else _news(service, hub, game_id, seat, last)
+            if look is None:
+                nudged = hub.nudges(game_id)
+                look = await run_in_threadpool(_look, service, game_id, seat, digest, last, handed)
+            # what one look finds goes out in one piece (one write to the socket)
+            news = [
+                _sse("seat-handed", {"seat": h.seat, "bot": h.bot, "reason": h.reason})
+                for h in look.handovers
+            ]
             handed += len(look.handovers)
             if look.revoked is not None:
-                yield _sse(look.revoked, revoked_token(look.revoked).body())
+                yield "".join([*news, _sse(look.revoked, revoked_token(look.revoked).body())])
                 return
             events, finished = look.events, look.finished
-            following.looked_now(bool(events) or bool(look.handovers))
-            for event in events:
-                yield _sse("game-event", event, event["version"])
-                last = event["version"]
+            if look.whole:
+                following.looked_now(bool(events) or bool(news), nudged)
+            elif events:
+                following.sent_now()
+            news += [_sse("game-event", event, event["version"]) for event in events]
+            if events:
+                last = events[-1]["version"]
             if finished:
-                yield _sse("game-over", {"version": last})
+                yield "".join([*news, _sse("game-over", {"version": last})])
                 return
+            if news:
+                yield "".join(news)
             async for line in following.until_news(last):
                 yield line
             if hub.draining:
                 yield CLOSING
                 return
+            whole = following.look_due()
     finally:
         following.close()
+
+
+def _news(service: GameService, hub: Hub, game_id: UUID, seat: int | None, last: int) -> _Look | None:
+    """A look at only the game's events after ``last`` up to what the hub knows is stored,
+    from memory (:meth:`~cascadia.server.games.GameService.recent_events`: no thread,
+    no read of the store), for a stream woken by news of its game and not of its record;
+    ``None`` if the process does not keep them (then the stream looks at everything)."""
+    recent = service.recent_events(game_id, seat, last, hub.latest(game_id))
+    return None if recent is None else _Look((), None, *recent, whole=False)
 
 
 @dataclass(frozen=True)
@@ -137,6 +167,8 @@ class _Look:
     """why the stream's seat token no longer acts (``None``: it does, or a spectator)"""
     events: list[dict[str, Any]]
     finished: bool
+    whole: bool = True
+    """whether it read the record too (else only the news of the game's events)"""
 
 
 def _look(
@@ -162,9 +194,10 @@ async def map_stream(maps: MapService, hub: Hub, map_id: UUID, after: int) -> As
     last = after
     try:
         while True:
+            nudged = hub.nudges(map_id)
             progress = await run_in_threadpool(maps.progress, map_id)
             changed = progress["version"] > last
-            following.looked_now(changed)
+            following.looked_now(changed, nudged)
             if changed:
                 last = progress["version"]
                 yield _sse("map", progress, last)

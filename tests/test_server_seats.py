@@ -5,6 +5,7 @@ stream ended, the re-issue kept across a restart, and no token anyone else can r
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -192,6 +193,27 @@ def test_the_old_links_open_stream_ends_when_it_is_replaced(api, monkeypatch) ->
     assert replaced == [200]
     assert messages[-1]["event"] == "link-replaced"
     assert messages[-1]["data"]["type"].endswith("/link-replaced")
+
+
+def test_a_replaced_links_stream_ends_without_waiting_for_a_fallback_look(api, monkeypatch) -> None:
+    """A woken stream takes its game's news from memory, but a change of the record (a
+    nudge) makes it read the record: the old token's stream ends at once, not after 60 s."""
+    monkeypatch.setattr(streams, "FALLBACK_SECONDS", 60.0)
+    game = create_game(api)
+    gid, old = game["game_id"], tokens(game)[0]
+    replaced = []
+
+    def stop(messages: list[dict[str, Any]]) -> bool:
+        if not replaced:
+            replaced.append(reissue(api, game, 0, game["creator_token"]).status_code)
+        return messages[-1]["event"] != "game-event"
+
+    started = time.monotonic()
+    with api.stream("GET", f"/api/games/{gid}/stream", headers=bearer(old)) as answer:
+        messages = read_sse(answer.iter_lines(), stop)
+    assert replaced == [200]
+    assert messages[-1]["event"] == "link-replaced"
+    assert time.monotonic() - started < 30
 
 
 def test_a_browser_asking_for_an_unknown_page_gets_a_page(api) -> None:

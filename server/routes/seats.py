@@ -32,6 +32,7 @@ def reissue_link(
     game_id: GameId, seat: AskedSeat, services: Services, authorization: Authorization = None
 ) -> JSONResponse:
     token = services.games.reissue(game_id, seat, _creator(authorization))
+    services.hub.nudge(game_id)  # the seat's open streams read the record now: its old token is revoked
     return answer({"seat": seat, "token": token, "join_link": join_link(game_id, seat, token)})
 
 
