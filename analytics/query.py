@@ -118,6 +118,12 @@ class AnalyticsDB:
     def _define_views(self) -> None:
         con = self.con
         current = self.storage.batches_with_current_columns()
+        self.all_current = not self._legacy_selects(schema.GAMES) and all(
+            f.stem in current for files in self.storage.partitions(schema.GAMES).values() for f in files
+        )
+        """Whether every game was written with the columns this cascadia writes (its card
+        contests among them: :mod:`cascadia.analytics.contests`), so none needs them
+        worked out from its players."""
         for table in schema.SCHEMAS:
             # every column of the schema, typed, even where no file has it yet (the files
             # of older batches lack the columns added since: they read as null)

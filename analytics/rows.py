@@ -23,7 +23,7 @@ from typing import Any, cast
 
 import pyarrow as pa
 from cascadia.analytics import schema
-from cascadia.analytics.contests import DERIVED_COLUMNS, with_contests
+from cascadia.analytics.contests import DERIVED_COLUMNS
 from cascadia.domain import events as ev
 from cascadia.domain.achievement_map import MILESTONES, MapState
 from cascadia.domain.components import HABITATS, TILES, WILDLIFE
@@ -72,8 +72,10 @@ _PLANS: dict[type, _Plan] = {}
 _INDEXED = (schema.EVENTS, schema.PLACEMENTS)
 """Tables whose ``game_id`` column is collected as game indexes (see ``_add_event_rows``)."""
 _FILLED_LATER = ("batch", *DERIVED_COLUMNS)
-"""Columns :meth:`BatchColumns.tables` fills in: the batch's name, and those of ``games``
-computed from the batch's ``players`` table (:mod:`cascadia.analytics.contests`)."""
+"""Columns not collected game by game: the batch's name (:meth:`BatchColumns.tables`
+fills it in), and those of ``games`` computed from the batch's ``players`` table when
+the batch is encoded (:func:`~cascadia.analytics.storage.encode_batch`,
+:mod:`cascadia.analytics.contests`)."""
 
 _TURN_EVENTS = (ev.FirstPlayerChosen, ev.TurnEnded, ev.GameEnded)
 """The events that move the turn counter (``turn`` column)."""
@@ -283,7 +285,8 @@ class BatchColumns:
         placements["wildlife"].extend(wildlife)
 
     def tables(self, batch: str) -> dict[str, pa.Table]:
-        """The batch as one Arrow table per stored table, with ``batch`` filled in."""
+        """The batch as one Arrow table per stored table, with ``batch`` filled in (the
+        card contests of ``games`` are left null: the batch's encoding works them out)."""
         result = {}
         game_ids = pa.array(self.game_ids, type=pa.string())
         for table, table_schema in schema.SCHEMAS.items():
@@ -300,7 +303,6 @@ class BatchColumns:
                 for name in table_schema.names
             ]
             result[table] = pa.Table.from_arrays(arrays, schema=table_schema)
-        result[schema.GAMES] = with_contests(result[schema.GAMES], result[schema.PLAYERS])
         return result
 
 

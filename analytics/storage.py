@@ -39,6 +39,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 from cascadia.analytics import legacy, schema
+from cascadia.analytics.contests import with_contests
 from cascadia.analytics.dataset import (
     COMMIT_SUFFIX,
     COMMITS_DIR,
@@ -91,7 +92,13 @@ class EncodedBatch:
 def encode_batch(tables: Mapping[str, pa.Table], batch: str, source: str = INGEST_SOURCE) -> EncodedBatch:
     """The Parquet files of a batch (one per table and partition, as
     :meth:`AnalyticsStore.write_batch` names them), encoded in memory; anywhere, since
-    nothing is read or written. ``ValueError`` for an invalid id, source or table."""
+    nothing is read or written. ``ValueError`` for an invalid id, source or table.
+
+    Each game's card contests (:mod:`cascadia.analytics.contests`) are worked out here,
+    from the batch's own ``players`` table, whatever ``tables`` holds in those columns:
+    every batch written carries them, so a dataset of batches of the current columns
+    needs no fallback (:attr:`~cascadia.analytics.query.AnalyticsDB.all_current`)."""
+    tables = {**tables, schema.GAMES: with_contests(tables[schema.GAMES], tables[schema.PLAYERS])}
     parts = split(tables, check_batch_id(batch), check_source(source))
     files: dict[str, bytes] = {}
     rows: dict[str, int] = {}
