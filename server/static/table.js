@@ -156,7 +156,8 @@ function finish(mine) {
   if (mine !== asked) return;
   document.body.dataset.pending = "0";
   drawSheet();
-  drawBoardPanel();
+  drawTabs();
+  if (highlight) drawTableBoard(); // the board is redrawn only when outlines change
 }
 
 /** The seat in the answer of the page's player ``index`` (players without hexes are not sent). */
@@ -205,12 +206,25 @@ function drawCardsPanel() {
   $("second-cards").textContent = table.second ? `Second card set (two card sets, RULES.md 7.6): ${table.second}` : "";
 }
 
+/** The total of the page's player ``index`` in the last answer (``null``: not scored yet). */
 function totalOf(index) {
   const seat = seatOf(index);
-  return answer && seat !== null ? answer.sheet.players[seat].total : null;
+  const line = answer && seat !== null ? answer.sheet.players[seat] : undefined;
+  return line && line.name === table.players[index].name ? line.total : null;
 }
 
 function drawBoardPanel() {
+  drawTabs();
+  if (document.activeElement !== $("player-name")) $("player-name").value = player().name;
+  $("nature").textContent = String(player().nature);
+  $("nature-minus").disabled = player().nature <= 0;
+  $("nature-plus").disabled = player().nature >= MAX_NATURE;
+  $("remove-player").disabled = table.players.length <= 1;
+  drawTableBoard();
+}
+
+/** The players' tabs (name and total) and the button adding one. */
+function drawTabs() {
   $("players").replaceChildren(...table.players.map((p, i) => {
     const total = totalOf(i);
     return h("button", {
@@ -222,12 +236,6 @@ function drawBoardPanel() {
     type: "button", class: "secondary", id: "add-player", disabled: table.players.length >= MAX_PLAYERS,
     onclick: addPlayer, text: "Add a player",
   }));
-  if (document.activeElement !== $("player-name")) $("player-name").value = player().name;
-  $("nature").textContent = String(player().nature);
-  $("nature-minus").disabled = player().nature <= 0;
-  $("nature-plus").disabled = player().nature >= MAX_NATURE;
-  $("remove-player").disabled = table.players.length <= 1;
-  drawTableBoard();
 }
 
 /** The cells of the player shown as ``drawBoard`` takes them, with a tile catalogue of
@@ -257,8 +265,8 @@ function targetsOf(cells) {
 
 function scoredCells() {
   const seat = seatOf(table.current);
-  if (!highlight || !answer || seat === null) return [];
-  const scored = answer.scored[seat];
+  const scored = highlight && answer && seat !== null ? answer.scored[seat] : undefined;
+  if (!scored) return [];
   const groups = scored.wildlife[highlight] || scored.habitats[highlight] || [];
   return groups.flat().map(([q, r]) => ({ q, r }));
 }
@@ -275,7 +283,7 @@ function drawTableBoard() {
     targets: [...targetsOf(cells), ...(editing && editing.existing ? [{ q: editing.q, r: editing.r }] : [])],
     preview, marked: scoredCells(), onTarget: (q, r) => edit(q, r),
   });
-  for (const node of svg.querySelectorAll("g.hex")) {
+  for (const node of svg.querySelectorAll("g.hex:not(.preview)")) {
     const [q, r] = [Number(node.dataset.q), Number(node.dataset.r)];
     const hex = player().hexes[key(q, r)];
     node.querySelector("title").textContent = `${key(q, r)} ${habitatsText(hex)}${hex.token ? ` ${hex.token}` : ""}`;
@@ -296,39 +304,58 @@ function edit(q, r) {
   $("editor").scrollIntoView({ block: "nearest" });
 }
 
-function choice(label, attrs, selected, onclick, chip = null) {
+/** A choice button of the editor; ``pick`` sets the hex being edited. */
+function choice(label, attrs, pick, chip = null) {
   return h("button", {
-    type: "button", class: selected ? "choice chosen" : "choice", "aria-pressed": String(selected), onclick, ...attrs,
+    type: "button", class: "choice", "aria-pressed": "false", ...attrs,
+    onclick: () => { if (editing) { pick(editing); drawEditor(); drawTableBoard(); } },
   }, chip ? [chip, h("span", { text: label })] : [label]);
+}
+
+/** The editor's buttons, made once (a choice then keeps its focus; drawEditor marks them). */
+function buildEditor() {
+  $("first-picks").replaceChildren(...HABITATS.map((x) => choice(x, { "data-first": x }, (e) => {
+    e.first = x;
+    if (e.second === x) e.second = null;
+  }, habitatChip(x, 16))));
+  $("second-picks").replaceChildren(
+    choice("none (keystone)", { "data-second": "" }, (e) => { e.second = null; }),
+    ...HABITATS.map((x) => choice(x, { "data-second": x }, (e) => { e.second = x; }, habitatChip(x, 16))),
+  );
+  $("facing-picks").replaceChildren(...EDGES.map((edge, i) => h("button", {
+    type: "button", "data-facing": edge, "aria-pressed": "false",
+    onclick: () => { if (editing) { editing.facing = i; drawEditor(); drawTableBoard(); } },
+  }, [h("span", { class: "facing-tile" }), h("span", { text: edge })])));
+  $("token-picks").replaceChildren(
+    choice("none", { "data-token": "" }, (e) => { e.token = null; }),
+    ...SPECIES.map((s) => choice(s, { "data-token": s }, (e) => { e.token = s; }, speciesChip(s, 18))),
+  );
+}
+
+function mark(button, chosen) {
+  button.classList.toggle("chosen", chosen);
+  button.setAttribute("aria-pressed", String(chosen));
 }
 
 function drawEditor() {
   $("editor").hidden = !editing;
   if (!editing) return;
   const e = editing;
-  const redraw = () => { drawEditor(); drawTableBoard(); };
   $("editor-title").textContent = `${e.existing ? "The tile at" : "A tile at"} ${key(e.q, e.r)}`;
-  $("first-picks").replaceChildren(...HABITATS.map((x) => choice(x, { "data-first": x }, e.first === x, () => {
-    e.first = x;
-    if (e.second === x) e.second = null;
-    redraw();
-  }, habitatChip(x, 16))));
-  $("second-picks").replaceChildren(
-    choice("none (keystone)", { "data-second": "" }, !e.second, () => { e.second = null; redraw(); }),
-    ...HABITATS.filter((x) => x !== e.first).map((x) => choice(x, { "data-second": x }, e.second === x, () => {
-      e.second = x;
-      redraw();
-    }, habitatChip(x, 16))),
-  );
+  for (const b of $("first-picks").children) mark(b, b.dataset.first === e.first);
+  for (const b of $("second-picks").children) {
+    mark(b, b.dataset.second === (e.second || ""));
+    b.hidden = b.dataset.second !== "" && b.dataset.second === e.first;
+  }
   $("facing-pick").hidden = !(e.first && e.second);
-  $("facing-picks").replaceChildren(...(e.first && e.second ? EDGES.map((edge, i) => h("button", {
-    type: "button", class: e.facing === i ? "chosen" : null, "data-facing": edge, "aria-pressed": String(e.facing === i),
-    "aria-label": `${e.first} faces ${edge}`, onclick: () => { e.facing = i; redraw(); },
-  }, [tileSvg({ habitats: [e.first, e.second], wildlife: [] }, (i + 5) % 6), h("span", { text: edge })])) : []));
-  $("token-picks").replaceChildren(
-    choice("none", { "data-token": "" }, !e.token, () => { e.token = null; redraw(); }),
-    ...SPECIES.map((s) => choice(s, { "data-token": s }, e.token === s, () => { e.token = s; redraw(); }, speciesChip(s, 18))),
-  );
+  if (e.first && e.second) {
+    [...$("facing-picks").children].forEach((b, i) => {
+      mark(b, e.facing === i);
+      b.setAttribute("aria-label", `${e.first} faces ${EDGES[i]}`);
+      b.firstChild.replaceChildren(tileSvg({ habitats: [e.first, e.second], wildlife: [] }, (i + 5) % 6));
+    });
+  }
+  for (const b of $("token-picks").children) mark(b, b.dataset.token === (e.token || ""));
   $("hex-save").disabled = !e.first;
   $("hex-save").textContent = e.existing ? "Save" : "Place";
   $("hex-remove").hidden = !e.existing;
@@ -432,6 +459,7 @@ function wire() {
     player().hexes[key(q, r)] = { first, second, facing: second ? facing : 0, token };
     editing = null;
     changed();
+    $("table-board").scrollIntoView({ block: "nearest" });
   });
   $("hex-remove").addEventListener("click", () => {
     if (!editing) return;
@@ -485,5 +513,6 @@ function say(button, words) {
   setTimeout(() => { button.textContent = label; }, 1500);
 }
 
+buildEditor();
 wire();
 changed();
