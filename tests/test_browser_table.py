@@ -23,6 +23,7 @@ from browser_support import (
 )
 from cascadia.bots.registry import play_game
 from cascadia.domain.components import HABITATS, VARIANT_CARDS, WILDLIFE
+from cascadia.domain.environment import Environment
 from cascadia.domain.hexgrid import Hex, neighbours
 from cascadia.domain.options import GameOptions
 from cascadia.projections.board_text import (
@@ -222,9 +223,13 @@ def test_boards_entered_by_clicking_score_as_score_board(
                 if button.is_displayed():
                     assert inside_viewport(driver, button), button.text
             tag = "desktop" if width != PHONE else "phone"
+            driver.execute_script("window.scrollTo(0, 0)")
             screenshot(driver, f"table-{tag}.png", width)
             tap(driver, "#table-board g.hex:not(.preview)")
-            tap(driver, '#second-picks [data-second=""]')
+            for css in ('#first-picks [data-first="mountain"]', '#second-picks [data-second="river"]'):
+                tap(driver, css)
+            tap(driver, '#facing-picks [data-facing="E"]')
+            assert driver.find_element(By.CSS_SELECTOR, "#table-board g.preview")
             assert no_sideways_scroll(driver)
             screenshot(driver, f"table-editor-{tag}.png", width)
             tap(driver, "#hex-cancel")
@@ -251,7 +256,35 @@ def test_load_from_text_copies_back_the_same_text_and_survives_a_reload(browsers
     assert shown_sheet(driver) == expected_sheet(score_table(table))
     tap(driver, "#copy-text")
     assert driver.find_element(By.ID, "text-box").get_attribute("value") == text
+    # a tile tapped, changed, then removed: the sheet follows (the last hex reached from
+    # 0,0 leaves the board in one piece)
+    seat = 2
+    tap(driver, f'#players [data-player="{seat}"]')
+    q, r = in_reach_order(set(table.players[seat].environment.tiles))[-1]
+    tap(driver, f'#table-board g.hex[data-q="{q}"][data-r="{r}"]')
+    tap(driver, '#token-picks [data-token="bear"]')
+    tap(driver, "#hex-save")
+    settled(driver)
+    assert shown_sheet(driver) == expected_sheet(score_table(changed(table, seat, (q, r), "bear")))
+    tap(driver, f'#table-board g.hex[data-q="{q}"][data-r="{r}"]')
+    tap(driver, "#hex-remove")
+    settled(driver)
+    assert shown_sheet(driver) == expected_sheet(score_table(changed(table, seat, (q, r), None)))
     assert not js_errors(driver)
+
+
+def changed(table: BoardTable, seat: int, h: Hex, token: str | None) -> BoardTable:
+    """``table`` with the hex ``h`` of ``seat`` holding ``token``, or removed (``None``)."""
+    player = table.players[seat]
+    tiles, wildlife = dict(player.environment.tiles), dict(player.environment.wildlife)
+    wildlife.pop(h, None)
+    if token is None:
+        del tiles[h]
+    else:
+        wildlife[h] = token
+    edited = BoardPlayer(player.name, Environment(tiles, wildlife), player.nature_tokens)
+    players = (*table.players[:seat], edited, *table.players[seat + 1 :])
+    return BoardTable(players, table.cards, table.options, table.second_cards)
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
