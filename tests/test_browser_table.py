@@ -172,12 +172,13 @@ def enter_board(driver: WebDriver, player: BoardPlayer) -> None:
 
 
 def shown_sheet(driver: WebDriver) -> dict[str, list[str]]:
-    """The page's score sheet: per row, the text of each player's cell."""
-    rows = driver.find_elements(By.CSS_SELECTOR, "#sheet tr[data-row]")
-    return {
-        row.get_attribute("data-row"): [td.text for td in row.find_elements(By.CSS_SELECTOR, "td[data-seat]")]
-        for row in rows
-    }
+    """The page's score sheet: per row, the text of each player's cell (read at once)."""
+    return driver.execute_script(
+        "const rows = {};"
+        "for (const tr of document.querySelectorAll('#sheet tr[data-row]'))"
+        "  rows[tr.dataset.row] = [...tr.querySelectorAll('td[data-seat]')].map((td) => td.textContent);"
+        "return rows;"
+    )
 
 
 def expected_sheet(sheet: ScoreSheet) -> dict[str, list[str]]:

@@ -491,6 +491,7 @@ function wire() {
     $("load-error").hidden = true;
   });
   $("load-apply").addEventListener("click", async () => {
+    document.body.dataset.pending = "1";
     try {
       const got = await api("/api/score/board", { method: "POST", body: { text: $("text-box").value } });
       table = tableOf(got.table);
@@ -503,6 +504,7 @@ function wire() {
     } catch (err) {
       $("load-error").textContent = `Not loaded: ${err.message}`;
       $("load-error").hidden = false;
+      document.body.dataset.pending = "0";
     }
   });
 }
