@@ -220,6 +220,7 @@ function drawBoardPanel() {
   $("nature-minus").disabled = player().nature <= 0;
   $("nature-plus").disabled = player().nature >= MAX_NATURE;
   $("remove-player").disabled = table.players.length <= 1;
+  $("clear-board").disabled = !placed(player());
   drawTableBoard();
 }
 
