@@ -339,3 +339,15 @@ def test_a_row_tapped_outlines_the_hexes_that_scored_it(
     assert len(corridor) == sheet.players[seat].corridors[habitat]
     screenshot(driver, f"table-highlight-{'phone' if width == PHONE else 'desktop'}.png", width)
     assert not js_errors(driver)
+
+
+def test_the_lobby_and_how_to_play_link_to_the_page(browsers, server: str) -> None:
+    driver = browsers(*SIZES[1])
+    for page in ("/", "/how-to-play.html"):
+        driver.get(server + page)
+        link = driver.find_element(By.ID, "table-link")
+        assert link.text == "Score a table game" and inside_viewport(driver, link)
+        link.click()
+        wait(driver, lambda d: d.current_url == server + "/table.html")
+        settled(driver)
+    assert not js_errors(driver)

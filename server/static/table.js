@@ -24,6 +24,9 @@ const OPTION_WORDS = {
   corridors_min_five: "corridors of five or more (7.4)",
 };
 const DEBOUNCE_MS = 250;
+/** Pointing at a row outlines what scored it only where a pointer hovers (not on a phone,
+ * where the page moving under a finger would change the row). */
+const HOVER = window.matchMedia("(hover: hover)");
 const MAX_PLAYERS = 4;
 const MAX_NATURE = 25;
 
@@ -393,7 +396,12 @@ function drawSheet() {
         pick(cell ? Number(cell.dataset.seat) : null);
       });
       tr.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") pick(null); });
-      tr.addEventListener("mouseenter", () => { if (highlight !== id) { highlight = id; drawTableBoard(); markRow(); } });
+      tr.addEventListener("pointerenter", (ev) => {
+        if (ev.pointerType !== "mouse" || !HOVER.matches || highlight === id) return; // a tap picks by click
+        highlight = id;
+        drawTableBoard();
+        markRow();
+      });
     }
     return tr;
   };
