@@ -154,6 +154,7 @@ def enter_board(driver: WebDriver, player: BoardPlayer) -> None:
     button = lambda css: driver.find_element(By.CSS_SELECTOR, css)  # noqa: E731 - the editor's buttons stay
     for q, r in in_reach_order(set(environment.tiles)):
         tap(driver, f'#table-board path.target[data-q="{q}"][data-r="{r}"]')
+        assert button("#editor-title").text == f"A tile at {q},{r}"  # the tap hit its hex
         letters, _, facing = hex_habitats(*environment.tiles[(q, r)]).partition("@")
         first, _, second = letters.partition("/")
         taps = [button(f'#first-picks [data-first="{HABITAT_LETTERS[first]}"]')]

@@ -227,7 +227,8 @@ function drawBoardPanel() {
   drawTableBoard();
 }
 
-/** The players' tabs (name and total) and the button adding one. */
+/** The players' tabs: name and total (a total keeps its width, so that the board below
+ * does not move as scores come in). */
 function drawTabs() {
   $("players").replaceChildren(...table.players.map((p, i) => {
     const total = totalOf(i);
@@ -236,10 +237,8 @@ function drawTabs() {
       "aria-selected": String(i === table.current), "data-player": i,
       onclick: () => { table.current = i; editing = null; save(); drawAll(); },
     }, [h("span", { class: "tab-name", text: p.name }), h("span", { class: "tab-total", text: total === null ? "" : String(total) })]);
-  }), h("button", {
-    type: "button", class: "secondary", id: "add-player", disabled: table.players.length >= MAX_PLAYERS,
-    onclick: addPlayer, text: "Add a player",
   }));
+  $("add-player").disabled = table.players.length >= MAX_PLAYERS;
 }
 
 /** The cells of the player shown as ``drawBoard`` takes them, with a tile catalogue of
@@ -443,6 +442,7 @@ function addPlayer() {
 const cleanName = (name) => name.replace(/[#\r\n]/g, "").trim();
 
 function wire() {
+  $("add-player").addEventListener("click", addPlayer);
   $("player-name").addEventListener("input", () => {
     player().name = cleanName($("player-name").value) || `player ${table.current + 1}`;
     changed();
