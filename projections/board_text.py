@@ -73,6 +73,8 @@ class BoardTextError(CascadiaError, ValueError):
 
     def __init__(self, where: Location, message: str) -> None:
         super().__init__(f"{where}: {message}")
+        self.where = where
+        self.message = message
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,8 +141,8 @@ def table_text(table: BoardTable) -> str:
     lines = ["# Cascadia boards (docs/BOARD.md)", f"cards: {_cards_text(table.cards)}"]
     if table.second_cards is not None:
         lines.append(f"second cards: {_cards_text(table.second_cards)}")
-    changed = [f"{name}={_option_text(table.options, name)}" for name in SCORING_OPTIONS]
-    default = [f"{name}={_option_text(GameOptions(), name)}" for name in SCORING_OPTIONS]
+    changed = [f"{name}={option_text(table.options, name)}" for name in SCORING_OPTIONS]
+    default = [f"{name}={option_text(GameOptions(), name)}" for name in SCORING_OPTIONS]
     if changed != default:
         lines.append("options: " + " ".join(c for c, d in zip(changed, default, strict=True) if c != d))
     sections = [board_text(p.environment, p.name, p.nature_tokens) for p in table.players]
@@ -176,7 +178,9 @@ def _cards_text(cards: Mapping[str, str], separator: str = " ") -> str:
     return letters[0] if letters[0] in VARIANT_CARDS else separator.join(letters)
 
 
-def _option_text(options: GameOptions, name: str) -> str:
+def option_text(options: GameOptions, name: str) -> str:
+    """The value of the scoring option ``name`` as a board text writes it (``on``/``off``
+    for a yes-or-no option)."""
     value = getattr(options, name)
     return ("on" if value else "off") if isinstance(value, bool) else str(value)
 

@@ -79,6 +79,13 @@ class MarkIn(BaseModel):
     expected_version: StrictInt | None = Field(None, ge=0, le=MAX_NUMBER)
 
 
+class BoardTextIn(BaseModel):
+    """The boards of a table written down (docs/BOARD.md), every player in one text."""
+
+    model_config = ConfigDict(extra="forbid")
+    text: StrictStr
+
+
 class CommandIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     command: dict[str, Any]

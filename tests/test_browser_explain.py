@@ -142,7 +142,14 @@ def test_every_page_links_to_how_to_play_and_it_fits_a_phone(server, browsers, s
     created = api(server, "/api/games", {"seats": [{"name": "ann"}, {"bot": "greedy"}]})
     made = api(server, "/api/maps", {"name": "campaign"})
     seat = created["seats"][0]["join_link"]
-    pages = ["/", seat, created["spectate_link"], f"/map.html?map={made['map_id']}", "/no-such-page.html"]
+    pages = [
+        "/",
+        seat,
+        created["spectate_link"],
+        f"/map.html?map={made['map_id']}",
+        "/table.html",
+        "/no-such-page.html",
+    ]
     driver = browsers(width, height)
     for page in pages:
         driver.get(server + page)

@@ -106,6 +106,7 @@ TRIGGERS: dict[str, Trigger] = {
     "illegal-move": lambda api: _command(api, {"type": "place_tile", "q": 1, "r": 0, "rotation": 0}),
     "invalid-command": lambda api: _command(api, {"type": "fly"}),
     "invalid-options": lambda api: api.post("/api/games", json={"seats": [{"bot": "nobody"}]}),
+    "invalid-board": lambda api: api.post("/api/score/board", json={"text": "cards: A B C D A\n0,0 X\n"}),
     "internal-error": _failing_view,
 }
 COVERED_ELSEWHERE = {

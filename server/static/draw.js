@@ -228,7 +228,8 @@ function outline(q, r, size, attrs) {
  * placed last: a bold outline), ``ring`` {q, r} (the token placed last: a dashed ring),
  * ``targets`` [{q, r}] (empty hexes to offer: dashed, clickable with ``onTarget``),
  * ``preview`` {q, r, tile, rotation} (a tile not yet placed, its matching edges marked),
- * ``tokenTargets`` [{q, r}] (placed tiles a token may go on, clickable with ``onToken``). */
+ * ``tokenTargets`` [{q, r}] (placed tiles a token may go on, clickable with ``onToken``),
+ * ``marked`` [{q, r}] (hexes to outline together, such as the cells that scored a card). */
 export function drawBoard(svg, cells, tiles, opts = {}) {
   const size = HEX_SIZE;
   const targets = opts.targets || [];
@@ -265,6 +266,12 @@ export function drawBoard(svg, cells, tiles, opts = {}) {
     nodes.push(el("g", { class: "highlight", fill: "none", "stroke-linejoin": "round" }, [
       outline(q, r, size, { stroke: "#FFFFFF", "stroke-width": 6 }),
       outline(q, r, size, { stroke: "#111111", "stroke-width": 3 }),
+    ]));
+  }
+  if (opts.marked && opts.marked.length) {
+    nodes.push(el("g", { class: "marked", fill: "none", "stroke-linejoin": "round", "pointer-events": "none" }, [
+      ...opts.marked.map(({ q, r }) => outline(q, r, size, { class: "scored", "data-q": q, "data-r": r, stroke: "#FFFFFF", "stroke-width": 7 })),
+      ...opts.marked.map(({ q, r }) => outline(q, r, size, { stroke: "#B3261E", "stroke-width": 3.5 })),
     ]));
   }
   if (opts.ring) {
