@@ -138,6 +138,23 @@ def private_default_home(tmp_path_factory, monkeypatch):
 
 
 @pytest.fixture
+def home(tmp_path):
+    """A data directory not yet made (a server's store, say), in ``tmp_path``."""
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def api(home):
+    """A client of a game server application, in this process, on a fresh SQLite store in
+    ``home`` (FastAPI's TestClient: the app's startup and shutdown run around the test)."""
+    from cascadia.server.app import ServerConfig, create_app
+    from fastapi.testclient import TestClient
+
+    with TestClient(create_app(ServerConfig(home=str(home)))) as client:
+        yield client
+
+
+@pytest.fixture
 def clean_env(monkeypatch):
     """No store settings from the environment: each test chooses its own data directory."""
     for key in list(os.environ):

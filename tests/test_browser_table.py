@@ -149,25 +149,30 @@ def enter_table(driver: WebDriver, table: BoardTable) -> None:
 def enter_board(driver: WebDriver, player: BoardPlayer) -> None:
     """Every hex of ``player``'s board: tap its place, then in the editor its habitat, its
     second habitat and the side the first faces, its token, and Place (the editor's
-    choices as one sequence of pointer clicks, to keep the test quick)."""
+    buttons found in one look once it is open, and its choices made as one sequence of
+    pointer clicks, to keep the test quick)."""
     environment = player.environment
-    button = lambda css: driver.find_element(By.CSS_SELECTOR, css)  # noqa: E731 - the editor's buttons stay
     for q, r in in_reach_order(set(environment.tiles)):
         tap(driver, f'#table-board path.target[data-q="{q}"][data-r="{r}"]')
-        assert button("#editor-title").text == f"A tile at {q},{r}"  # the tap hit its hex
         letters, _, facing = hex_habitats(*environment.tiles[(q, r)]).partition("@")
         first, _, second = letters.partition("/")
-        taps = [button(f'#first-picks [data-first="{HABITAT_LETTERS[first]}"]')]
+        wanted = [f'#first-picks [data-first="{HABITAT_LETTERS[first]}"]']
         if second:
-            taps += [
-                button(f'#second-picks [data-second="{HABITAT_LETTERS[second]}"]'),
-                button(f'#facing-picks [data-facing="{facing}"]'),
+            wanted += [
+                f'#second-picks [data-second="{HABITAT_LETTERS[second]}"]',
+                f'#facing-picks [data-facing="{facing}"]',
             ]
         token = environment.wildlife.get((q, r))
         if token:
-            taps.append(button(f'#token-picks [data-token="{token}"]'))
+            wanted.append(f'#token-picks [data-token="{token}"]')
+        title, *buttons = driver.execute_script(
+            "return [document.getElementById('editor-title').textContent,"
+            " ...arguments[0].map((css) => document.querySelector(css))];",
+            [*wanted, "#hex-save"],
+        )
+        assert title == f"A tile at {q},{r}"  # the tap hit its hex
         chain = ActionChains(driver, duration=0)
-        for element in (*taps, button("#hex-save")):
+        for element in buttons:
             chain.click(element)
         chain.perform()
 

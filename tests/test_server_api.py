@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from cascadia.replays.commitment import CommitmentError, verify_log_commitment
-from cascadia.server.app import ServerConfig, create_app
 from cascadia.server.games import SeatSpec
 from fastapi.testclient import TestClient
 from server_support import (
@@ -24,14 +23,6 @@ from server_support import (
     read_sse,
     tokens,
 )
-
-
-@pytest.fixture
-def api(tmp_path: Path) -> Iterator[TestClient]:
-    """A client of a server application on a fresh SQLite store."""
-    with TestClient(create_app(ServerConfig(home=str(tmp_path / "home")))) as client:
-        yield client
-
 
 VIEWERS = ("own", "other_seat", "other_game", "spectator", "empty", "forged")
 

@@ -6,17 +6,13 @@ no more than its masked payload."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-import pytest
 from cascadia.bots.registry import play_game
 from cascadia.domain import events as ev
 from cascadia.domain.options import GameOptions
 from cascadia.projections.describe import describe_event
-from cascadia.server.app import ServerConfig, create_app
 from cascadia.server.views import event_for, masks_for
 from fastapi.testclient import TestClient
 from server_support import (
@@ -32,13 +28,6 @@ from server_support import (
 
 ROUNDS = 20
 """The rounds of a standard two-seat game."""
-
-
-@pytest.fixture
-def api(tmp_path: Path) -> Iterator[TestClient]:
-    """A client of a server application on a fresh SQLite store."""
-    with TestClient(create_app(ServerConfig(home=str(tmp_path / "home")))) as client:
-        yield client
 
 
 def stored_events(client: TestClient, game_id: str) -> dict[int, ev.GameEvent]:

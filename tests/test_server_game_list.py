@@ -5,25 +5,11 @@ while a game is played; games stored by another process listed too."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from cascadia.server.app import ServerConfig, create_app
 from fastapi.testclient import TestClient
 from server_support import assert_hides, bearer, create_game, hidden_values, play_turns, tokens
-
-
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    return tmp_path / "home"
-
-
-@pytest.fixture
-def api(home: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(ServerConfig(home=str(home)))) as client:
-        yield client
 
 
 def listed(api: TestClient, query: str = "") -> dict[str, Any]:

@@ -6,7 +6,7 @@ game then played to its end by the bots."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -32,17 +32,6 @@ class FakeClock:
 
     def __call__(self) -> float:
         return self.time
-
-
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    return tmp_path / "home"
-
-
-@pytest.fixture
-def api(home: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(ServerConfig(home=str(home)))) as client:
-        yield client
 
 
 def fake_clock(client: TestClient) -> FakeClock:

@@ -5,13 +5,10 @@ game recorded on its map once; a bot winner's mark made for it."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 import pytest
-from cascadia.server.app import ServerConfig, create_app
 from fastapi.testclient import TestClient
 from server_support import bearer, play_to_end, simulated_winners, tokens
 
@@ -20,12 +17,6 @@ OPTIONS = {"rules": [MODE], "achievement_mode": MODE}
 """The create request's options of a game played for ``MODE`` (RULES.md 8.1)..."""
 GAME_OPTIONS = {MODE: True, "achievement_mode": MODE}
 """... and the same as the game's options."""
-
-
-@pytest.fixture
-def api(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(ServerConfig(home=str(tmp_path / "home")))) as client:
-        yield client
 
 
 def new_map(api: TestClient, players: list[str], name: str = "campaign") -> dict[str, Any]:

@@ -5,11 +5,7 @@ ticket cannot be opened again by respelling its numbers."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
-from cascadia.server.app import ServerConfig, create_app
 from cascadia.server.numbers import MAX_NUMBER, parse_number
 from fastapi.testclient import TestClient
 from server_support import bearer, create_game, tokens
@@ -19,12 +15,6 @@ BAD_NUMBERS = [
     *(str(MAX_NUMBER + 1), str(2**64), SUPERSCRIPT_TWO, chr(ARABIC_INDIC_ZERO + 1), chr(FULL_WIDTH_ZERO + 1)),
     *("+1", "-1", " 1", "1 ", "01", "1_0", "0x1", ""),
 ]
-
-
-@pytest.fixture
-def api(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(ServerConfig(home=str(tmp_path / "home")))) as client:
-        yield client
 
 
 def test_parse_number_takes_canonical_ascii_decimal_in_range() -> None:

@@ -9,24 +9,15 @@ import re
 import signal
 import socket
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from cascadia.server.app import ServerConfig, create_app
 from fastapi.testclient import TestClient
 from server_support import LiveServer, bearer, create_game, free_port, next_command, read_sse, tokens
 
 pytest_plugins = ["store_backends"]
-
-
-@pytest.fixture
-def api(tmp_path: Path) -> Iterator[TestClient]:
-    """A client of a server application on a fresh SQLite store."""
-    with TestClient(create_app(ServerConfig(home=str(tmp_path / "home")))) as client:
-        yield client
 
 
 def _metric(text: str, name: str) -> float:

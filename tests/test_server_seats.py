@@ -6,28 +6,14 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-import pytest
 from cascadia.server import streams
 from cascadia.server.app import ServerConfig, create_app
 from fastapi.testclient import TestClient
 from server_support import bearer, create_game, next_command, read_sse, tokens
-
-
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    return tmp_path / "home"
-
-
-@pytest.fixture
-def api(home: Path) -> Iterator[TestClient]:
-    """A client of a server application on a fresh SQLite store in ``home``."""
-    with TestClient(create_app(ServerConfig(home=str(home)))) as client:
-        yield client
 
 
 def reissue(api: TestClient, game: dict[str, Any], seat: int, token: str | None) -> Any:

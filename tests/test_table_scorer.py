@@ -4,9 +4,6 @@ errors naming line and column."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from cascadia.bots.registry import play_game
 from cascadia.domain.components import HABITATS, WILDLIFE
@@ -17,7 +14,6 @@ from cascadia.projections.game_scores import score_state
 from cascadia.projections.scored_cells import scored_cells, scoring_corridors, scoring_groups
 from cascadia.projections.table_scorer import table_score
 from cascadia.projections.wildlife import score_card
-from cascadia.server.app import ServerConfig, create_app
 from fastapi.testclient import TestClient
 
 
@@ -140,12 +136,6 @@ def test_table_score_two_card_sets_outlines_under_the_set_that_scored() -> None:
 
 
 # -- the endpoint ------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def api(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(ServerConfig(home=str(tmp_path / "home")))) as client:
-        yield client
 
 
 def test_post_score_board_answers_the_sheet(api: TestClient) -> None:

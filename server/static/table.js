@@ -35,7 +35,7 @@ let editing = null; // {q, r, first, second, facing, token, existing}
 let answer = null; // the server's last answer for this table
 let highlight = null; // the score sheet row outlined: a species or a habitat
 let timer = null;
-let asked = 0; // requests sent; an answer counts only if it is the latest
+let asked = 0; // changes made: an answer counts only if no change came after its request was due
 
 function fresh() {
   return {
@@ -128,6 +128,7 @@ function showError(message) {
 /** Score the table after a pause (changes in quick succession are sent once). */
 function changed() {
   save();
+  asked += 1; // an answer still to come, to a request sent before this change, is stale
   document.body.dataset.pending = "1";
   clearTimeout(timer);
   timer = setTimeout(score, DEBOUNCE_MS);
@@ -135,7 +136,7 @@ function changed() {
 }
 
 async function score() {
-  const mine = ++asked;
+  const mine = asked;
   if (!table.players.some(placed)) {
     answer = null;
     showError("");
