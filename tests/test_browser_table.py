@@ -146,14 +146,32 @@ def enter_table(driver: WebDriver, table: BoardTable) -> None:
         enter_board(driver, player)
 
 
+EDITOR_BUTTONS = (
+    *(f'#first-picks [data-first="{h}"]' for h in HABITATS),
+    *(f'#second-picks [data-second="{h}"]' for h in HABITATS),
+    *(f'#facing-picks [data-facing="{edge}"]' for edge in ("NE", "E", "SE", "SW", "W", "NW")),
+    *(f'#token-picks [data-token="{s}"]' for s in WILDLIFE),
+    "#hex-save",
+)
+"""The editor's buttons (made once with the page), by the CSS that finds each."""
+
+
 def enter_board(driver: WebDriver, player: BoardPlayer) -> None:
     """Every hex of ``player``'s board: tap its place, then in the editor its habitat, its
-    second habitat and the side the first faces, its token, and Place (the editor's
-    buttons found in one look once it is open, and its choices made as one sequence of
-    pointer clicks, to keep the test quick)."""
+    second habitat and the side the first faces, its token, and Place (each hex one
+    sequence of pointer clicks, to keep the test quick); then the page's board is checked
+    hex by hex against ``player``'s."""
     environment = player.environment
+    buttons = dict(
+        zip(
+            EDITOR_BUTTONS,
+            driver.execute_script(
+                "return arguments[0].map((css) => document.querySelector(css));", list(EDITOR_BUTTONS)
+            ),
+            strict=True,
+        )
+    )
     for q, r in in_reach_order(set(environment.tiles)):
-        tap(driver, f'#table-board path.target[data-q="{q}"][data-r="{r}"]')
         letters, _, facing = hex_habitats(*environment.tiles[(q, r)]).partition("@")
         first, _, second = letters.partition("/")
         wanted = [f'#first-picks [data-first="{HABITAT_LETTERS[first]}"]']
@@ -165,16 +183,28 @@ def enter_board(driver: WebDriver, player: BoardPlayer) -> None:
         token = environment.wildlife.get((q, r))
         if token:
             wanted.append(f'#token-picks [data-token="{token}"]')
-        title, *buttons = driver.execute_script(
-            "return [document.getElementById('editor-title').textContent,"
-            " ...arguments[0].map((css) => document.querySelector(css))];",
-            [*wanted, "#hex-save"],
-        )
-        assert title == f"A tile at {q},{r}"  # the tap hit its hex
-        chain = ActionChains(driver, duration=0)
-        for element in buttons:
-            chain.click(element)
+        target = driver.find_element(By.CSS_SELECTOR, f'#table-board path.target[data-q="{q}"][data-r="{r}"]')
+        chain = ActionChains(driver, duration=0).click(target)
+        for css in (*wanted, "#hex-save"):
+            chain.click(buttons[css])
         chain.perform()
+    entered = driver.execute_script(
+        "const t = JSON.parse(localStorage.getItem('cascadia.table')); return t.players[t.current].hexes;"
+    )
+    assert {tuple(map(int, k.split(","))) for k in entered} == set(environment.tiles), player.name
+    for (q, r), (tile, rotation) in environment.tiles.items():
+        kept = entered[f"{q},{r}"]
+        assert (kept["first"], kept["second"] or None, kept["token"] or None) == (
+            *_habitat_names(hex_habitats(tile, rotation)),
+            environment.wildlife.get((q, r)),
+        ), (player.name, q, r)
+
+
+def _habitat_names(text: str) -> tuple[str, str | None]:
+    """The habitats of a hex's text (``M`` or ``M/F@E``) by name, in the text's order (the
+    order :func:`enter_board` picks them in, which the page keeps)."""
+    letters = text.partition("@")[0].split("/")
+    return HABITAT_LETTERS[letters[0]], HABITAT_LETTERS[letters[1]] if len(letters) > 1 else None
 
 
 def shown_sheet(driver: WebDriver) -> dict[str, list[str]]:
