@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+import pytest
 from cascadia.server import streams
 from cascadia.server.app import ServerConfig, create_app
 from fastapi.testclient import TestClient
@@ -163,28 +164,12 @@ def test_a_re_issue_on_one_process_counts_at_once_on_another(home: Path) -> None
         assert two.get(f"/api/games/{gid}", headers=bearer(new)).json()["seat"] == 0
 
 
-def test_the_old_links_open_stream_ends_when_it_is_replaced(api, monkeypatch) -> None:
-    monkeypatch.setattr(streams, "FALLBACK_SECONDS", 0.1)  # streams look again soon
-    game = create_game(api)
-    gid, old = game["game_id"], tokens(game)[0]
-    replaced = []
-
-    def stop(messages: list[dict[str, Any]]) -> bool:
-        if not replaced:
-            replaced.append(reissue(api, game, 0, game["creator_token"]).status_code)
-        return messages[-1]["event"] != "game-event"
-
-    with api.stream("GET", f"/api/games/{gid}/stream", headers=bearer(old)) as answer:
-        messages = read_sse(answer.iter_lines(), stop)
-    assert replaced == [200]
-    assert messages[-1]["event"] == "link-replaced"
-    assert messages[-1]["data"]["type"].endswith("/link-replaced")
-
-
-def test_a_replaced_links_stream_ends_without_waiting_for_a_fallback_look(api, monkeypatch) -> None:
-    """A woken stream takes its game's news from memory, but a change of the record (a
-    nudge) makes it read the record: the old token's stream ends at once, not after 60 s."""
-    monkeypatch.setattr(streams, "FALLBACK_SECONDS", 60.0)
+@pytest.mark.parametrize("fallback", [0.1, 60.0], ids=["looking-soon", "nudged"])
+def test_the_old_links_open_stream_ends_when_it_is_replaced(api, monkeypatch, fallback: float) -> None:
+    """The old token's open stream ends with ``link-replaced``: at its next look, and at once
+    even when its next fallback look is a minute away (a woken stream takes its game's news
+    from memory, but the record's change, a nudge, makes it read the record)."""
+    monkeypatch.setattr(streams, "FALLBACK_SECONDS", fallback)
     game = create_game(api)
     gid, old = game["game_id"], tokens(game)[0]
     replaced = []
@@ -199,7 +184,8 @@ def test_a_replaced_links_stream_ends_without_waiting_for_a_fallback_look(api, m
         messages = read_sse(answer.iter_lines(), stop)
     assert replaced == [200]
     assert messages[-1]["event"] == "link-replaced"
-    assert time.monotonic() - started < 30
+    assert messages[-1]["data"]["type"].endswith("/link-replaced")
+    assert time.monotonic() - started < 30  # not after a minute's fallback look
 
 
 def test_a_browser_asking_for_an_unknown_page_gets_a_page(api) -> None:
