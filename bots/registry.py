@@ -10,7 +10,7 @@ from cascadia.bots.base import Bot
 from cascadia.bots.greedy_bot import GreedyBot
 from cascadia.bots.hunter_bot import HunterBot
 from cascadia.bots.random_bot import RandomBot
-from cascadia.bots.search_bot import SearchBot
+from cascadia.bots.search_bot import OnePlyBot, SearchBot
 from cascadia.domain.commands import Command
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import Game, derive_game_id
@@ -22,16 +22,19 @@ BOTS: dict[str, Callable[[int, int], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "search": SearchBot,
+    "ply": OnePlyBot,
     "hunter": HunterBot,
 }
 """Bot factories by name: ``factory(seed, seat) -> Bot``."""
-VERSIONS: dict[str, int] = {"random": 1, "greedy": 2, "search": 3, "hunter": 1}
+VERSIONS: dict[str, int] = {"random": 1, "greedy": 2, "search": 4, "ply": 1, "hunter": 1}
 """Each bot's version, recorded with every game it plays (``GameStarted.bots``) and part
 of a simulated game's id: raised whenever the bot would choose differently in the same
 game, so that games of two versions are two games and the analytics tell them apart.
 ``greedy`` 2 values a move by its whole-board score and decides the wipes, ``search`` 2
 adds the fitted potential of the position at its rollouts' leaves, ``search`` 3 picks its
-candidates from a wider pool by one-ply value (all issue 12)."""
+candidates from a wider pool by one-ply value (all issue 12), ``search`` 4 values the
+positions of games with any cards and with majority bonuses by the card potential (issue
+25; its games with the A cards and no majority bonuses are those of version 3)."""
 BOT_SEED_STREAM = b"cascadia-play/bot-turn/v1"
 BUDGETED: dict[str, Callable[[int, int, int], Bot]] = {
     "search": lambda seed, seat, iterations: SearchBot(seed, seat, iterations=iterations)

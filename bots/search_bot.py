@@ -8,8 +8,8 @@ Each turn:
    combinations when affordable) in turn, best takes first; within a take, each way of
    using the token (returned, on the best few targets, on the new tile) with the best
    tile placement, then other placements. Each carries its exact immediate value
-   (:mod:`cascadia.bots.valuation`). Where the potential applies (below), each is also
-   valued one ply ahead, immediate value plus the potential of the board it leaves, and
+   (:mod:`cascadia.bots.valuation`). Where a potential is known (below: every game with
+   one card set), each is also valued one ply ahead, immediate value plus the potential of the board it leaves, and
    the greedy's move and the ``candidates - 1`` best of the pool by that value go on:
    a move that scores little now but builds (a corridor's open front, a bear waiting
    for its pair) is searched too. Elsewhere the first ``candidates`` of the pool go on.
@@ -21,9 +21,10 @@ Each turn:
    cheap policy (a random pair, the tile on its first legal place, the token
    returned), and the bot plays its own next ``depth`` turns greedily. A sample's
    value is the candidate's immediate value plus the greedy values of those turns
-   plus the potential of the position reached (:mod:`cascadia.bots.potential`: the
-   points still to come, fitted on self-play; 0 for games it is not fitted for, and
-   left out with ``leaf=False``). With ``depth=0`` nothing is sampled: the bot plays
+   plus the potential of the position reached (:mod:`cascadia.bots.card_potential`:
+   the points still to come, fitted on self-play, for the A cards alone by
+   :mod:`cascadia.bots.potential`; 0 with two card sets, and left out with
+   ``leaf=False``). With ``depth=0`` nothing is sampled: the bot plays
    the candidate of the best one-ply value (a one-ply bot).
    Every candidate sees the same determinisations (common random numbers), so their
    differences are not drowned by the luck of the draw.
@@ -46,7 +47,7 @@ from dataclasses import dataclass
 from cascadia.bots.base import PlanningBot, bot_stream
 from cascadia.bots.decisions import Move, commands_of, issue
 from cascadia.bots.greedy_bot import GreedyBot, Market
-from cascadia.bots.potential import applies, potential
+from cascadia.bots.card_potential import covers, estimate
 from cascadia.bots.valuation import TurnValuation
 from cascadia.domain.commands import Command, PlaceTile, ReturnWildlife, Take
 from cascadia.domain.components import TILES
@@ -66,7 +67,7 @@ TARGETS_PER_TAKE = 3
 class Candidate:
     """A move with its immediate value (the change of the total it makes now) and its
     one-ply value (the immediate value plus the potential after it; the immediate value
-    where the potential does not apply)."""
+    where no potential is known)."""
 
     move: Move
     value: int
@@ -121,10 +122,10 @@ class SearchBot(PlanningBot):
 
     def candidate_moves(self, game: Game, valuation: TurnValuation) -> list[Candidate]:
         """The moves worth searching, the greedy's move first: from :meth:`move_pool`,
-        the best ``candidates - 1`` others by one-ply value where the potential applies,
+        the best ``candidates - 1`` others by one-ply value where a potential is known,
         else the first of the pool."""
         pool = self.move_pool(game, valuation)
-        if not (self.leaf and applies(game.state)):
+        if not (self.leaf and covers(game.state)):
             chosen = pool[: self.candidates]
             return [Candidate(move, value, rank, value) for rank, (move, value) in enumerate(chosen)]
         seat = game.state.current
@@ -230,7 +231,7 @@ class SearchBot(PlanningBot):
         decides it, so the copy's refill, drawn from seed 0, does not matter)."""
         probe = _determinised(game, 0)
         issue(probe, move)
-        return potential(probe.state, seat, self.greedy.cards)
+        return estimate(probe.state, seat, self.greedy.cards)
 
     def _rollout(self, game: Game, candidate: Candidate, seed: int) -> float:
         """One determinised sample: the candidate, then cheap opponents and the bot's own
@@ -250,7 +251,7 @@ class SearchBot(PlanningBot):
             value += best.value
             issue(probe, best.move)
         if self.leaf:
-            value += potential(probe.state, me, self.greedy.cards)
+            value += estimate(probe.state, me, self.greedy.cards)
         return value
 
 
@@ -270,3 +271,15 @@ def _cheap_turn(game: Game, rng: DrawStream) -> None:
     (q, r), rotation = game.legal_tile_placements()[0]
     game.execute(PlaceTile(q, r, rotation))
     game.execute(ReturnWildlife())
+
+
+class OnePlyBot(SearchBot):
+    """``ply``: the search bot without look-ahead. Of the candidate moves it plays the one
+    of the best immediate value plus the potential of the board it leaves; nothing is
+    sampled, so it is as blind to the draws to come as the greedy and a few times its
+    cost. Where no potential is known (two card sets) it plays as the greedy does."""
+
+    name = "ply"
+
+    def __init__(self, seed: int, seat: int) -> None:
+        super().__init__(seed, seat, depth=0)

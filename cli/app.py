@@ -25,6 +25,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "cascadia.cli.position_commands": ("position",),
     "cascadia.cli.study_commands": ("study",),
     "cascadia.cli.tournament_commands": ("tournament",),
+    "cascadia.cli.train_commands": ("train",),
     "cascadia.cli.score_commands": ("score", "achievements", "final-scores"),
     "cascadia.cli.map_commands": ("map",),
     "cascadia.cli.viewer_commands": ("view", "board"),
