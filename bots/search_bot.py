@@ -9,10 +9,11 @@ Each turn:
    using the token (returned, on the best few targets, on the new tile) with the best
    tile placement, then other placements. Each carries its exact immediate value
    (:mod:`cascadia.bots.valuation`). Where a potential is known (below: every game with
-   one card set), each is also valued one ply ahead, immediate value plus the potential of the board it leaves, and
-   the greedy's move and the ``candidates - 1`` best of the pool by that value go on:
-   a move that scores little now but builds (a corridor's open front, a bear waiting
-   for its pair) is searched too. Elsewhere the first ``candidates`` of the pool go on.
+   one card set), each is also valued one ply ahead, immediate value plus the potential
+   of the board it leaves, and the greedy's move and the ``candidates - 1`` best of the
+   pool by that value go on: a move that scores little now but builds (a corridor's
+   open front, a bear waiting for its pair) is searched too. Elsewhere the first
+   ``candidates`` of the pool go on.
 3. Each candidate is played on determinised copies of the game: the hidden
    information (the order of the tile stack, the bag's draws) is re-sampled by giving
    the copy a seed drawn from the bot's own stream, so nothing is read of the real
@@ -45,9 +46,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from cascadia.bots.base import PlanningBot, bot_stream
+from cascadia.bots.card_potential import covers, estimate
 from cascadia.bots.decisions import Move, commands_of, issue
 from cascadia.bots.greedy_bot import GreedyBot, Market
-from cascadia.bots.card_potential import covers, estimate
 from cascadia.bots.valuation import TurnValuation
 from cascadia.domain.commands import Command, PlaceTile, ReturnWildlife, Take
 from cascadia.domain.components import TILES

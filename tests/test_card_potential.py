@@ -56,7 +56,8 @@ def test_the_blocks_are_the_cards_in_play_and_the_scoring() -> None:
         ("fox", "B"),
     }
     assert len(blocks[("shared", "majority")]) == len(shared_names("majority"))
-    assert all(len(values) == len(species_names(key[0])) for key, values in blocks.items() if key[0] != "shared")
+    species_blocks = [(key, values) for key, values in blocks.items() if key[0] != "shared"]
+    assert all(len(values) == len(species_names(key[0])) for key, values in species_blocks)
     family = _played(GameOptions(cards="family", majority_bonus=False), turns=8)
     assert ("shared", "none") in terms(family.state, 0, 5)
     assert all(key[1] == "family" for key in terms(family.state, 0, 5) if key[0] != "shared")
