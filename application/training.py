@@ -25,6 +25,7 @@ the next generation's training data (docs/BOTS.md).
 from __future__ import annotations
 
 import multiprocessing
+import textwrap
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
@@ -199,12 +200,14 @@ def train(
     rms = held.rms_error(first) if held.count else float("nan")
     kept.add(held)
     coefficients = layout.split(kept.solve())
-    provenance = [
-        f"Fitted by ``{plan.command()}`` on {kept.count:,} positions",
-        f"of {sum(spec.games for spec in specs):,} 4-player games of ``{plan.bot}`` (cards and",
-        "majority bonuses as in :data:`cascadia.application.training.MIX`); held-out games:",
+    provenance = textwrap.wrap(
+        f"Fitted by ``{plan.command()}`` on {kept.count:,} positions of "
+        f"{sum(spec.games for spec in specs):,} 4-player games of ``{plan.bot}`` (cards and "
+        "majority bonuses as in :data:`cascadia.application.training.MIX`); held-out games: "
         f"R^2 {r_squared:.3f}, root mean squared error {rms:.2f} points.",
-    ]
+        88,
+        break_on_hyphens=False,
+    )
     module = render(coefficients, layout, provenance)
     with atomic_output(out) as handle:
         handle.write(module.encode())
