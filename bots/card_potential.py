@@ -29,6 +29,12 @@ The coefficients (:mod:`cascadia.bots.card_potential_coefficients`) are written 
 
 from __future__ import annotations
 
+import ast
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
 from cascadia.bots import card_potential_coefficients as fitted
 from cascadia.bots.potential import BASE_FEATURES, applies, features, potential, turns_left
 from cascadia.bots.valuation import CardCache
@@ -93,26 +99,61 @@ def covers(state: GameState) -> bool:
     return not (state.options.two_card_sets and state.second_cards)
 
 
-def estimate(state: GameState, seat: int, cards: CardCache | None = None) -> float:
+Block = tuple[str, str]
+"""A block's key: ``("shared", scoring)`` or ``(species, card)``."""
+
+
+@dataclass(frozen=True)
+class CardModel:
+    """The coefficients of a card potential: the shared blocks by scoring, the species
+    blocks by species and card (the module ``cascadia train`` writes holds one)."""
+
+    shared: dict[str, tuple[float, ...]]
+    species: dict[str, dict[str, tuple[float, ...]]]
+
+    def coefficients(self, key: Block) -> tuple[float, ...]:
+        """The coefficients of a block."""
+        kind, which = key
+        return self.shared[which] if kind == "shared" else self.species[kind][which]
+
+    def value(self, blocks: dict[Block, list[float]]) -> float:
+        """The linear model on a position's terms (:func:`terms`)."""
+        total = 0.0
+        for key, values in blocks.items():
+            for value, coefficient in zip(values, self.coefficients(key), strict=True):
+                if value:
+                    total += value * coefficient
+        return total
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> CardModel:
+        """The model of a coefficients module written by ``cascadia train``, read as data
+        (its ``SHARED`` and ``SPECIES`` literals), never run."""
+        found: dict[str, Any] = {}
+        for node in ast.parse(Path(path).read_text(), filename=str(path)).body:
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
+                found[node.target.id] = ast.literal_eval(node.value)
+        if {"SHARED", "SPECIES"} - set(found):
+            raise ValueError(f"{path}: not a card potential module (no SHARED and SPECIES)")
+        return cls(found["SHARED"], found["SPECIES"])
+
+
+PACKAGED = CardModel(fitted.SHARED, fitted.SPECIES)
+"""The package's own model (:mod:`cascadia.bots.card_potential_coefficients`)."""
+
+
+def estimate(
+    state: GameState, seat: int, cards: CardCache | None = None, model: CardModel = PACKAGED
+) -> float:
     """The points ``seat`` is expected still to score: the A model where it applies
-    (:func:`cascadia.bots.potential.potential`), else this module's; 0 when no turn is
-    left or the game is not covered."""
+    (:func:`cascadia.bots.potential.potential`), else ``model``; 0 when no turn is left
+    or the game is not covered."""
     if applies(state):
         return potential(state, seat, cards)
     turns = turns_left(state, seat)
     if turns <= 0 or not covers(state):
         return 0.0
-    blocks = terms(state, seat, turns, cards)
-    total = 0.0
-    for key, values in blocks.items():
-        for value, coefficient in zip(values, coefficients(key), strict=True):
-            if value:
-                total += value * coefficient
-    return total
-
-
-Block = tuple[str, str]
-"""A block's key: ``("shared", scoring)`` or ``(species, card)``."""
+    return model.value(terms(state, seat, turns, cards))
 
 
 def terms(
@@ -141,11 +182,3 @@ def leads(state: GameState, seat: int) -> list[float]:
     own = largest_corridors(state.players[seat].environment)
     others = [largest_corridors(p.environment) for i, p in enumerate(state.players) if i != seat]
     return [own[h] - max((o[h] for o in others), default=0) for h in HABITATS]
-
-
-def coefficients(key: Block) -> tuple[float, ...]:
-    """The fitted coefficients of a block."""
-    kind, which = key
-    if kind == "shared":
-        return fitted.SHARED[which]
-    return fitted.SPECIES[kind][which]

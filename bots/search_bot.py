@@ -46,7 +46,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from cascadia.bots.base import PlanningBot, bot_stream
-from cascadia.bots.card_potential import covers, estimate
+from cascadia.bots.card_potential import PACKAGED, CardModel, covers, estimate
 from cascadia.bots.decisions import Move, commands_of, issue
 from cascadia.bots.greedy_bot import GreedyBot, Market
 from cascadia.bots.valuation import TurnValuation
@@ -91,6 +91,7 @@ class SearchBot(PlanningBot):
         pool: int = DEFAULT_POOL,
         depth: int = DEFAULT_DEPTH,
         leaf: bool = True,
+        model: CardModel = PACKAGED,
     ) -> None:
         super().__init__()
         self.seat = seat
@@ -100,6 +101,7 @@ class SearchBot(PlanningBot):
         self.pool = max(pool, candidates)
         self.depth = depth
         self.leaf = leaf
+        self.model = model
         self.rng: DrawStream = bot_stream(self.name, seed, seat)
         self.greedy = GreedyBot(seed, seat)
 
@@ -232,7 +234,7 @@ class SearchBot(PlanningBot):
         decides it, so the copy's refill, drawn from seed 0, does not matter)."""
         probe = _determinised(game, 0)
         issue(probe, move)
-        return estimate(probe.state, seat, self.greedy.cards)
+        return estimate(probe.state, seat, self.greedy.cards, self.model)
 
     def _rollout(self, game: Game, candidate: Candidate, seed: int) -> float:
         """One determinised sample: the candidate, then cheap opponents and the bot's own
@@ -252,7 +254,7 @@ class SearchBot(PlanningBot):
             value += best.value
             issue(probe, best.move)
         if self.leaf:
-            value += estimate(probe.state, me, self.greedy.cards)
+            value += estimate(probe.state, me, self.greedy.cards, self.model)
         return value
 
 
@@ -282,5 +284,5 @@ class OnePlyBot(SearchBot):
 
     name = "ply"
 
-    def __init__(self, seed: int, seat: int) -> None:
-        super().__init__(seed, seat, depth=0)
+    def __init__(self, seed: int, seat: int, model: CardModel = PACKAGED) -> None:
+        super().__init__(seed, seat, depth=0, model=model)

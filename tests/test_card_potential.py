@@ -3,11 +3,15 @@ was fitted, and the estimate is the fitted linear model on the blocks' terms."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from cascadia.bots import card_potential_coefficients as fitted
 from cascadia.bots.card_potential import (
     CARDS,
+    PACKAGED,
     SCORING,
-    coefficients,
+    CardModel,
     covers,
     estimate,
     leads,
@@ -78,7 +82,7 @@ def test_the_estimate_is_the_linear_model_on_the_terms() -> None:
     expected = sum(
         value * coefficient
         for key, values in terms(game.state, seat, turns).items()
-        for value, coefficient in zip(values, coefficients(key), strict=True)
+        for value, coefficient in zip(values, PACKAGED.coefficients(key), strict=True)
     )
     assert estimate(game.state, seat) == expected
     assert estimate(game.state, seat) != 0.0
@@ -96,3 +100,12 @@ def test_no_turn_left_or_two_card_sets_estimate_nothing() -> None:
     game = _played(GameOptions(cards="random"), turns=80)
     assert game.finished
     assert [estimate(game.state, seat) for seat in range(4)] == [0.0] * 4
+
+
+def test_a_model_is_read_from_a_coefficients_module_as_data(tmp_path) -> None:
+    source = Path(fitted.__file__)
+    assert CardModel.read(source) == PACKAGED
+    bad = tmp_path / "bad.py"
+    bad.write_text("import os\nSHARED = os.system('true')\n")
+    with pytest.raises(ValueError):
+        CardModel.read(bad)
