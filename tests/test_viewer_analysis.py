@@ -29,10 +29,19 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     events = played.collect_events()
     log = folder / "game.cascadia"
     write_log(log, LogHeader.from_events(events), events, final_score_sheet(played.state))
-    rows = [row.to_dict() for row in analysis_module.analyse_log(log, budget=1)[1]]
+    header, stream = analysis_module.analyse_log(log, budget=1)
+    analysed = list(stream)
+    rows = [row.to_dict() for row in analysed]
     report = folder / "analysis.jsonl"
     report.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    return {"log": log, "rows": rows, "report": report, "totals": score_state(played.state).players}
+    return {
+        "log": log,
+        "header": header,
+        "analysed": analysed,
+        "rows": rows,
+        "report": report,
+        "totals": score_state(played.state).players,
+    }
 
 
 def _graph(page: str) -> ET.Element:
@@ -140,8 +149,8 @@ def test_a_hidden_total_breaks_no_line_and_names_are_escaped():
 def test_view_analyse_shows_its_progress_on_stderr_when_it_is_a_terminal(game, cli, tmp_path, monkeypatch):
     from cascadia.cli.common import err_console
 
-    quick = lambda path: analysis_module.analyse_log(path, budget=1)  # noqa: E731
-    monkeypatch.setattr("cascadia.cli.viewer_commands.analyse_log", quick)
+    analysed = lambda path: (game["header"], iter(game["analysed"]))  # noqa: E731  (analysed once, above)
+    monkeypatch.setattr("cascadia.cli.viewer_commands.analyse_log", analysed)
     args = ("view", str(game["log"]), "-o", str(tmp_path / "view.html"), "--analyse")
     assert cli(*args, home=False)[2] == ""  # stderr is no terminal here: no bar
     monkeypatch.setattr(err_console, "_force_terminal", True)
