@@ -22,11 +22,11 @@ BOTS: dict[str, Callable[[int, int], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "search": SearchBot,
-    "ply": OnePlyBot,
+    "builder": OnePlyBot,
     "hunter": HunterBot,
 }
 """Bot factories by name: ``factory(seed, seat) -> Bot``."""
-VERSIONS: dict[str, int] = {"random": 1, "greedy": 2, "search": 4, "ply": 1, "hunter": 1}
+VERSIONS: dict[str, int] = {"random": 1, "greedy": 2, "search": 4, "builder": 1, "hunter": 1}
 """Each bot's version, recorded with every game it plays (``GameStarted.bots``) and part
 of a simulated game's id: raised whenever the bot would choose differently in the same
 game, so that games of two versions are two games and the analytics tell them apart.

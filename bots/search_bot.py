@@ -277,12 +277,14 @@ def _cheap_turn(game: Game, rng: DrawStream) -> None:
 
 
 class OnePlyBot(SearchBot):
-    """``ply``: the search bot without look-ahead. Of the candidate moves it plays the one
-    of the best immediate value plus the potential of the board it leaves; nothing is
-    sampled, so it is as blind to the draws to come as the greedy and a few times its
-    cost. Where no potential is known (two card sets) it plays as the greedy does."""
+    """``builder``: the search bot without look-ahead (one ply). Of the candidate moves it
+    plays the one of the best immediate value plus the potential of the board it leaves:
+    the greedy's eye for points now, and for what a board can still become. Nothing is
+    sampled, so it is as blind to the draws to come as the greedy (about 20 times the
+    greedy's CPU a move: 30 ms). Where no potential is known (two card sets) it plays the
+    move of the best immediate value, as the greedy does."""
 
-    name = "ply"
+    name = "builder"
 
     def __init__(self, seed: int, seat: int, model: CardModel = PACKAGED) -> None:
         super().__init__(seed, seat, depth=0, model=model)

@@ -537,9 +537,9 @@ def test_seat_names_rules():
         ("Gredy", " (did you mean 'greedy'?)"),
         ("radnom", " (did you mean 'random'?)"),
         ("serch@400", " (did you mean 'search@400'?)"),
-        ("greedy@5", "; choose from greedy, hunter, random, search (search@BUDGET for a budget"),
-        ("search@0", "; choose from greedy, hunter, random, search (search@BUDGET for a budget"),
-        ("nobot@3", "; choose from greedy, hunter, random, search (search@BUDGET for a budget"),
+        ("greedy@5", "; choose from builder, greedy, hunter, random, search (search@BUDGET for a budget"),
+        ("search@0", "; choose from builder, greedy, hunter, random, search (search@BUDGET for a budget"),
+        ("nobot@3", "; choose from builder, greedy, hunter, random, search (search@BUDGET for a budget"),
     ],
 )
 def test_a_misspelt_bot_is_refused_not_seated_as_a_person(name, hint):

@@ -132,7 +132,7 @@ function changed() {
   document.body.dataset.pending = "1";
   clearTimeout(timer);
   timer = setTimeout(score, DEBOUNCE_MS);
-  drawAll();
+  drawPlayer();
 }
 
 async function score() {
@@ -172,8 +172,9 @@ function seatOf(index) {
 
 // -- drawing ---------------------------------------------------------------------------------
 
-function drawAll() {
-  drawCardsPanel();
+/** What a change of the table shows again: the player's tabs, board and editor, the sheet
+ * (the cards panel is drawn again only when the cards themselves change). */
+function drawPlayer() {
   drawBoardPanel();
   drawEditor();
   drawSheet();
@@ -189,6 +190,7 @@ function drawCardsPanel() {
   kind.addEventListener("change", () => {
     const chosen = kind.value || "A";
     table.cards = Object.fromEntries(SPECIES.map((s) => [s, chosen]));
+    drawCardsPanel();
     changed();
   });
   const picks = SPECIES.map((s) => {
@@ -236,7 +238,7 @@ function drawTabs() {
     return h("button", {
       type: "button", role: "tab", class: i === table.current ? "tab current" : "tab secondary",
       "aria-selected": String(i === table.current), "data-player": i,
-      onclick: () => { table.current = i; editing = null; save(); drawAll(); },
+      onclick: () => { table.current = i; editing = null; save(); drawPlayer(); },
     }, [h("span", { class: "tab-name", text: p.name }), h("span", { class: "tab-total", text: total === null ? "" : String(total) })]);
   }));
   $("add-player").disabled = table.players.length >= MAX_PLAYERS;
@@ -308,11 +310,17 @@ function edit(q, r) {
   $("editor").scrollIntoView({ block: "nearest" });
 }
 
-/** A choice button of the editor; ``pick`` sets the hex being edited. */
-function choice(label, attrs, pick, chip = null) {
+/** A choice button of the editor; ``pick`` sets the hex being edited. The board is drawn
+ * again when the choice shows there (``onBoard``: the habitats preview; a token does not). */
+function choice(label, attrs, pick, chip = null, onBoard = true) {
   return h("button", {
     type: "button", class: "choice", "aria-pressed": "false", ...attrs,
-    onclick: () => { if (editing) { pick(editing); drawEditor(); drawTableBoard(); } },
+    onclick: () => {
+      if (!editing) return;
+      pick(editing);
+      drawEditor();
+      if (onBoard) drawTableBoard();
+    },
   }, chip ? [chip, h("span", { text: label })] : [label]);
 }
 
@@ -331,8 +339,8 @@ function buildEditor() {
     onclick: () => { if (editing) { editing.facing = i; drawEditor(); drawTableBoard(); } },
   }, [h("span", { class: "facing-tile" }), h("span", { text: edge })])));
   $("token-picks").replaceChildren(
-    choice("none", { "data-token": "" }, (e) => { e.token = null; }),
-    ...SPECIES.map((s) => choice(s, { "data-token": s }, (e) => { e.token = s; }, speciesChip(s, 18))),
+    choice("none", { "data-token": "" }, (e) => { e.token = null; }, null, false),
+    ...SPECIES.map((s) => choice(s, { "data-token": s }, (e) => { e.token = s; }, speciesChip(s, 18), false)),
   );
 }
 
@@ -510,6 +518,7 @@ function wire() {
       highlight = null;
       $("text-box").hidden = true;
       $("load-row").hidden = true;
+      drawCardsPanel();
       changed();
     } catch (err) {
       $("load-error").textContent = `Not loaded: ${err.message}`;
@@ -527,4 +536,5 @@ function say(button, words) {
 
 buildEditor();
 wire();
+drawCardsPanel();
 changed();

@@ -1,11 +1,11 @@
 """Benchmark: two generations of the card potential, rated in duplicate games.
 
-Run: python tests/benchmarks/bench_generations.py --new FILE --old FILE [--bot ply]
+Run: python tests/benchmarks/bench_generations.py --new FILE --old FILE [--bot builder]
      [--games 30] [--first-seed 600000] [--cards random] [--no-majority]
 
 ``FILE``: a coefficients module written by ``cascadia train`` (the package's own is
 ``bots/card_potential_coefficients.py``). Each deal (seed) is played twice by 4 seats of
-the same bot (``ply``, or ``search@N``), one with each model on alternate seats: new,
+the same bot (``builder``, or ``search@N``), one with each model on alternate seats: new,
 old, new, old, then old, new, old, new, so each model sits in every seat once on the
 same deal. Prints each model's mean seat score and the mean per-deal difference (new
 minus old: the mean of its seats minus the mean of the other's, over both seatings)
@@ -30,12 +30,12 @@ PLAYERS = 4
 
 
 def make_bot(bot: str, seed: int, seat: int, model: CardModel) -> Bot:
-    """``ply`` or ``search@N`` with ``model`` as its potential."""
-    if bot == "ply":
+    """``builder`` or ``search@N`` with ``model`` as its potential."""
+    if bot == "builder":
         return OnePlyBot(seed, seat, model)
     base, _, budget = bot.partition("@")
     if base != "search" or not budget.isdigit():
-        raise SystemExit(f"--bot is ply or search@N, not {bot!r}")
+        raise SystemExit(f"--bot is builder or search@N, not {bot!r}")
     return SearchBot(seed, seat, iterations=int(budget), model=model)
 
 
@@ -56,7 +56,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--new", required=True)
     parser.add_argument("--old", required=True)
-    parser.add_argument("--bot", default="ply")
+    parser.add_argument("--bot", default="builder")
     parser.add_argument("--games", type=int, default=30, help="deals (each played twice)")
     parser.add_argument("--first-seed", type=int, default=600000)
     parser.add_argument("--cards", default="random")
