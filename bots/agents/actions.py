@@ -158,11 +158,15 @@ def legal_actions(game: Game) -> list[int]:
         return _before_taking(game)
     rotations, targets = _after_taking(game)
     actions: list[int] = []
-    for i, rots in zip(_hex_indices(rotations), rotations.values(), strict=True):
-        placements = PLACEMENTS[i]
+    index = HEX_INDEX.get  # looked up inline; _hex_index only raises for a hex outside
+    for h, rots in rotations.items():
+        i = index(h)
+        placements = PLACEMENTS[_hex_index(*h) if i is None else i]
         actions += placements if rots == EVERY_ROTATION else [placements[rot] for rot in rots]
     if targets is not None:
-        actions += [PLACE_WILDLIFE + i for i in _hex_indices(targets)]
+        for h in targets:
+            i = index(h)
+            actions.append(PLACE_WILDLIFE + (_hex_index(*h) if i is None else i))
         actions.append(RETURN_WILDLIFE)
     return actions
 

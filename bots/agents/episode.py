@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
-from cascadia.bots.agents.actions import execute, legal_actions, mask
+from cascadia.bots.agents.actions import execute, legal_actions, mask, mask_of
 from cascadia.bots.agents.observation import Observation, Observer
 from cascadia.bots.agents.scores import RunningTotals
 from cascadia.bots.position_game import position_game
@@ -81,10 +81,13 @@ class Episode:
     def legal(self) -> npt.NDArray[np.int8]:
         """The mask of the legal actions now (:func:`~cascadia.bots.agents.actions.mask`),
         worked out when first asked for after a move (the bots' moves in the Gymnasium
-        environment need none) and kept for the check of the action played."""
-        if self._legal_at != self.game.version:
-            self._legal = mask(self.game)
-            self._legal_at = self.game.version
+        environment need none) and kept for the check of the action played: from
+        :meth:`legal_actions` if they were asked for first (OpenSpiel), so that the
+        engine lists the choices once."""
+        version = self.game.version
+        if self._legal_at != version:
+            self._legal = mask_of(self._actions) if self._actions_at == version else mask(self.game)
+            self._legal_at = version
         return self._legal
 
     def legal_actions(self) -> list[int]:
