@@ -30,7 +30,7 @@ offered once, with rotation 0, as the game records it (:meth:`Game.recorded`).
 from __future__ import annotations
 
 import operator
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from typing import Final
 
 import numpy as np
@@ -92,8 +92,21 @@ class IllegalActionError(IllegalMoveError):
 def _hex_index(q: int, r: int) -> int:
     index = HEX_INDEX.get((q, r))
     if index is None:
-        raise IllegalActionError(f"hex ({q}, {r}) is outside the action window (radius {BOARD_RADIUS})")
+        raise _outside((q, r))
     return index
+
+
+def _hex_array(hexes: Collection[Hex]) -> npt.NDArray[np.intp]:
+    """The index of each of ``hexes`` (:data:`HEX_INDEX`), as an array;
+    :class:`IllegalActionError` for a hex outside the window."""
+    try:
+        return np.fromiter(map(HEX_INDEX.__getitem__, hexes), np.intp, len(hexes))
+    except KeyError as missing:
+        raise _outside(missing.args[0]) from None
+
+
+def _outside(h: Hex) -> IllegalActionError:
+    return IllegalActionError(f"hex {h} is outside the action window (radius {BOARD_RADIUS})")
 
 
 def encode(command: Command) -> int:
@@ -180,17 +193,6 @@ def _after_taking(game: Game) -> tuple[dict[Hex, tuple[int, ...]], list[Hex] | N
     return rotations, None if ts.wildlife_done else game.legal_wildlife_targets()
 
 
-def _hex_indices(hexes: Iterable[Hex]) -> list[int]:
-    """The index of each of ``hexes`` (:data:`HEX_INDEX`); :class:`IllegalActionError` for
-    a hex outside the window."""
-    try:
-        return list(map(HEX_INDEX.__getitem__, hexes))
-    except KeyError as outside:
-        raise IllegalActionError(
-            f"hex {outside.args[0]} is outside the action window (radius {BOARD_RADIUS})"
-        ) from None
-
-
 def _before_taking(game: Game) -> list[int]:
     """:func:`legal_actions` before the take."""
     actions = [WIPE_THREE] if game.can_wipe_three() else []
@@ -234,21 +236,13 @@ def mask(game: Game) -> npt.NDArray[np.int8]:
                 rows = rows[:, rots[0]] if len(rots) == 1 else rows[:, rots]
             found[rows] = 1
         else:
-            hexes = _hex_indices(rotations)
+            hexes = _hex_array(rotations).tolist()
             found[[PLACEMENTS[i][rot] for i, rots in zip(hexes, every, strict=True) for rot in rots]] = 1
     if targets is not None:
         if targets:
             found[_hex_array(targets) + PLACE_WILDLIFE] = 1
         found[RETURN_WILDLIFE] = 1
     return found
-
-
-def _hex_array(hexes: Collection[Hex]) -> npt.NDArray[np.intp]:
-    """:func:`_hex_indices` as an array."""
-    try:
-        return np.fromiter(map(HEX_INDEX.__getitem__, hexes), np.intp, len(hexes))
-    except KeyError:
-        return np.array(_hex_indices(hexes), dtype=np.intp)
 
 
 def execute(game: Game, action: int, legal: npt.NDArray[np.int8]) -> Command:
