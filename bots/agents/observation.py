@@ -115,7 +115,7 @@ class Observer:
         """What ``seat`` sees of ``state`` (a state of this observer's game), with (a copy
         of) its ``action_mask``; every array a new one."""
         players = len(state.players)
-        order = [(seat + k) % players for k in range(players)]
+        order = [*range(seat, players), *range(seat)]
         self._bring_up_to_date(state)
         cards, secret_cards = self._cards_seen(state, seat, order)
         ts = state.turn_state
@@ -185,16 +185,16 @@ class Observer:
         """Write onto the board planes the tiles and tokens placed since the last call:
         the last entries of each board's maps, which only ever grow (nothing on a board
         moves or goes, RULES.md 4.3, and a dict keeps its keys in the order they came)."""
+        boards = self._boards
         for seat, player in enumerate(state.players):
-            board, planes = player.environment, self._boards[seat]
-            tiles, wildlife = board.tiles, board.wildlife
+            tiles, wildlife = player.environment.tiles, player.environment.wildlife
             if len(tiles) != self._tiled[seat]:
                 for h, (tile, rotation) in islice(reversed(tiles.items()), len(tiles) - self._tiled[seat]):
-                    planes[HEX_INDEX[h]] = TILE_ROWS[tile, rotation]
+                    boards[seat, HEX_INDEX[h]] = TILE_ROWS[tile, rotation]
                 self._tiled[seat] = len(tiles)
             if len(wildlife) != self._tokened[seat]:
                 for h, species in islice(reversed(wildlife.items()), len(wildlife) - self._tokened[seat]):
-                    planes[HEX_INDEX[h], 7] = SPECIES_NUMBER[species]
+                    boards[seat, HEX_INDEX[h], 7] = SPECIES_NUMBER[species]
                 self._tokened[seat] = len(wildlife)
 
 
