@@ -64,7 +64,7 @@ def hidden_species(state: GameState, viewer: Viewer) -> list[str]:
     """The species whose scoring card ``viewer`` may not see (RULES.md 7.10): the secret
     cards of the other seats, not yet revealed, while the game goes on."""
     check_viewer(state, viewer)
-    if viewer is EVERYTHING or state.finished:
+    if viewer is EVERYTHING or state.finished or not state.secret_cards:
         return []
     return [
         species

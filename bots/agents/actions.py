@@ -30,6 +30,7 @@ offered once, with rotation 0, as the game records it (:meth:`Game.recorded`).
 from __future__ import annotations
 
 import operator
+from collections.abc import Collection
 from typing import Final
 
 import numpy as np
@@ -74,11 +75,12 @@ NATURE_WIPE: Final = NATURE_FREE + 1
 ACTION_COUNT: Final = NATURE_WIPE + 2**SLOTS - 1
 """The size of the action space."""
 EVERY_ROTATION: Final = tuple(range(ROTATIONS))
-PLACEMENTS: Final = tuple(
-    tuple(PLACE_TILE + ROTATIONS * index + rotation for rotation in EVERY_ROTATION)
-    for index in range(len(BOARD_HEXES))
+PLACEMENT_ROWS: Final = np.arange(PLACE_TILE, PLACE_WILDLIFE, dtype=np.intp).reshape(
+    len(BOARD_HEXES), ROTATIONS
 )
-"""Per hex index, the ``PlaceTile`` actions of its rotations."""
+"""Per hex index, the ``PlaceTile`` actions of its rotations: row ``i`` is hex ``i``'s."""
+PLACEMENTS: Final = tuple(tuple(row) for row in PLACEMENT_ROWS.tolist())
+""":data:`PLACEMENT_ROWS` as tuples of Python integers."""
 
 
 class IllegalActionError(IllegalMoveError):
@@ -90,8 +92,21 @@ class IllegalActionError(IllegalMoveError):
 def _hex_index(q: int, r: int) -> int:
     index = HEX_INDEX.get((q, r))
     if index is None:
-        raise IllegalActionError(f"hex ({q}, {r}) is outside the action window (radius {BOARD_RADIUS})")
+        raise _outside((q, r))
     return index
+
+
+def _hex_array(hexes: Collection[Hex]) -> npt.NDArray[np.intp]:
+    """The index of each of ``hexes`` (:data:`HEX_INDEX`), as an array;
+    :class:`IllegalActionError` for a hex outside the window."""
+    try:
+        return np.fromiter(map(HEX_INDEX.__getitem__, hexes), np.intp, len(hexes))
+    except KeyError as missing:
+        raise _outside(missing.args[0]) from None
+
+
+def _outside(h: Hex) -> IllegalActionError:
+    return IllegalActionError(f"hex {h} is outside the action window (radius {BOARD_RADIUS})")
 
 
 def encode(command: Command) -> int:
@@ -150,24 +165,32 @@ def legal_actions(game: Game) -> list[int]:
     (:meth:`Game.legal_nature_wipes`) and the takes; after it, every placement of the
     held tile and every token target, then the return."""
     state = game.state
-    ts = state.turn_state
     if state.finished:
         return []
-    if not ts.has_taken:
+    if not state.turn_state.has_taken:
         return _before_taking(game)
+    rotations, targets = _after_taking(game)
     actions: list[int] = []
     index = HEX_INDEX.get  # looked up inline; _hex_index only raises for a hex outside
-    if ts.tile_hex is None:
-        for h, rotations in game.legal_tile_rotations().items():
-            i = index(h)
-            placements = PLACEMENTS[_hex_index(*h) if i is None else i]
-            actions += placements if rotations == EVERY_ROTATION else [placements[rot] for rot in rotations]
-    if not ts.wildlife_done:
-        for h in game.legal_wildlife_targets():
+    for h, rots in rotations.items():
+        i = index(h)
+        placements = PLACEMENTS[_hex_index(*h) if i is None else i]
+        actions += placements if rots == EVERY_ROTATION else [placements[rot] for rot in rots]
+    if targets is not None:
+        for h in targets:
             i = index(h)
             actions.append(PLACE_WILDLIFE + (_hex_index(*h) if i is None else i))
         actions.append(RETURN_WILDLIFE)
     return actions
+
+
+def _after_taking(game: Game) -> tuple[dict[Hex, tuple[int, ...]], list[Hex] | None]:
+    """The choices after the take: per hex where the held tile may go, its rotations
+    there (none once it is placed), and the token's targets (``None`` once the token is
+    placed or returned; else the return is legal too)."""
+    ts = game.state.turn_state
+    rotations = game.legal_tile_rotations() if ts.tile_hex is None else {}
+    return rotations, None if ts.wildlife_done else game.legal_wildlife_targets()
 
 
 def _before_taking(game: Game) -> list[int]:
@@ -195,8 +218,31 @@ def mask_of(actions: list[int]) -> npt.NDArray[np.int8]:
 
 
 def mask(game: Game) -> npt.NDArray[np.int8]:
-    """The mask of the legal actions now (:func:`mask_of`; all 0 once the game is over)."""
-    return mask_of(legal_actions(game))
+    """The mask of the legal actions now: those of :func:`legal_actions` (all 0 once the
+    game is over). After the take, marked from the same choices hex by hex rather than
+    action by action: when every hex allows the same rotations (always, but under a
+    placement restriction), its rows of :data:`PLACEMENT_ROWS` are marked at once."""
+    state = game.state
+    if state.finished or not state.turn_state.has_taken:
+        return mask_of(legal_actions(game))
+    rotations, targets = _after_taking(game)
+    found = np.zeros(ACTION_COUNT, dtype=np.int8)
+    if rotations:
+        every = list(rotations.values())
+        rots = every[0]
+        if every.count(rots) == len(every):
+            rows = PLACEMENT_ROWS[_hex_array(rotations)]
+            if rots != EVERY_ROTATION:  # a keystone's one rotation (basic indexing), or fewer
+                rows = rows[:, rots[0]] if len(rots) == 1 else rows[:, rots]
+            found[rows] = 1
+        else:
+            hexes = _hex_array(rotations).tolist()
+            found[[PLACEMENTS[i][rot] for i, rots in zip(hexes, every, strict=True) for rot in rots]] = 1
+    if targets is not None:
+        if targets:
+            found[_hex_array(targets) + PLACE_WILDLIFE] = 1
+        found[RETURN_WILDLIFE] = 1
+    return found
 
 
 def execute(game: Game, action: int, legal: npt.NDArray[np.int8]) -> Command:

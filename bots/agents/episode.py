@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
-from cascadia.bots.agents.actions import execute, legal_actions, mask_of
+from cascadia.bots.agents.actions import execute, legal_actions, mask, mask_of
 from cascadia.bots.agents.observation import Observation, Observer
 from cascadia.bots.agents.scores import RunningTotals
 from cascadia.bots.position_game import position_game
@@ -44,6 +44,7 @@ class Episode:
         """Whether the episode holds the game's events from its start (a game built from
         a position has none before it)."""
         self._actions: list[int] = []
+        self._actions_at = -1
         self._legal: npt.NDArray[np.int8] = np.zeros(0, dtype=np.int8)
         self._legal_at = -1
         self._running = RunningTotals(len(self.game.state.players))
@@ -78,22 +79,24 @@ class Episode:
 
     @property
     def legal(self) -> npt.NDArray[np.int8]:
-        """The mask of the legal actions now (:meth:`legal_actions`)."""
-        self._decide()
+        """The mask of the legal actions now (:func:`~cascadia.bots.agents.actions.mask`),
+        worked out when first asked for after a move (the bots' moves in the Gymnasium
+        environment need none) and kept for the check of the action played: from
+        :meth:`legal_actions` if they were asked for first (OpenSpiel), so that the
+        engine lists the choices once."""
+        version = self.game.version
+        if self._legal_at != version:
+            self._legal = mask_of(self._actions) if self._actions_at == version else mask(self.game)
+            self._legal_at = version
         return self._legal
 
     def legal_actions(self) -> list[int]:
-        """The legal actions now, in the order of :meth:`Game.legal_commands`."""
-        self._decide()
-        return list(self._actions)
-
-    def _decide(self) -> None:
-        """Work out the legal actions and their mask when first asked for after a move
-        (the bots' moves in the Gymnasium environment need none), once for both."""
-        if self._legal_at != self.game.version:
+        """The legal actions now, in the order of :meth:`Game.legal_commands`
+        (:func:`~cascadia.bots.agents.actions.legal_actions`, kept until the next move)."""
+        if self._actions_at != self.game.version:
             self._actions = legal_actions(self.game)
-            self._legal = mask_of(self._actions)
-            self._legal_at = self.game.version
+            self._actions_at = self.game.version
+        return list(self._actions)
 
     def observe(self, seat: int, action_mask: npt.NDArray[np.int8]) -> Observation:
         """What ``seat`` sees now, with ``action_mask`` (:mod:`cascadia.bots.agents.observation`)."""

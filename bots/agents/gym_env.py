@@ -4,7 +4,7 @@ by name (``opponents=["greedy", "random"]``: a bot per other seat, in seat order
 inside :meth:`CascadiaEnv.step`, so that every step is a decision of the agent.
 
 - Actions and masks: :mod:`cascadia.bots.agents.actions`; the legal ones are
-  ``observation["action_mask"]`` and ``info["action_mask"]``.
+  ``observation["action_mask"]`` and ``info["action_mask"]`` (one array, in both).
 - An action that is not legal: with ``illegal="penalty"`` (the default, as
   ``gymnasium.utils.env_checker.check_env`` steps with unmasked samples) it changes
   nothing, gives reward ``-1`` and ``info["illegal_action"] = True``; with
@@ -101,7 +101,8 @@ class CascadiaEnv(gymnasium.Env[Observation, int]):
             if seat != self.seat and (make := bot_factory(name)) is not None
         }
         self._opponents_play()
-        return self._observation(), self._info()
+        observation = self._observation()
+        return observation, _info(observation)
 
     def step(self, action: int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         episode = self._episode()
@@ -110,10 +111,12 @@ class CascadiaEnv(gymnasium.Env[Observation, int]):
         except IllegalActionError:
             if self.illegal == "raise":
                 raise
-            return self._observation(), ILLEGAL_PENALTY, False, False, self._info(illegal=True)
+            observation = self._observation()
+            return observation, ILLEGAL_PENALTY, False, False, _info(observation, illegal=True)
         self._opponents_play()
         (reward,) = episode.rewards(self.reward_mode, [self.seat])
-        return self._observation(), reward, episode.game.finished, False, self._info()
+        observation = self._observation()
+        return observation, reward, episode.game.finished, False, _info(observation)
 
     def _opponents_play(self) -> None:
         episode = self._episode()
@@ -125,9 +128,6 @@ class CascadiaEnv(gymnasium.Env[Observation, int]):
         episode = self._episode()
         return episode.observe(self.seat, episode.legal)
 
-    def _info(self, illegal: bool = False) -> dict[str, Any]:
-        return {"action_mask": self._episode().legal.copy(), "illegal_action": illegal}
-
     def _episode(self) -> Episode:
         if self.episode is None:
             raise InvalidOptionError("call reset() before playing")
@@ -136,3 +136,9 @@ class CascadiaEnv(gymnasium.Env[Observation, int]):
     def export_log(self, path: str | os.PathLike[str]) -> int:
         """Write this episode as a ``.cascadia`` log; its size in bytes."""
         return self._episode().export_log(path)
+
+
+def _info(observation: Observation, illegal: bool = False) -> dict[str, Any]:
+    """The info of a step: the legal actions (the observation's own mask array, not a
+    copy of it) and whether the action played was illegal."""
+    return {"action_mask": observation["action_mask"], "illegal_action": illegal}

@@ -115,7 +115,7 @@ class Observer:
         """What ``seat`` sees of ``state`` (a state of this observer's game), with (a copy
         of) its ``action_mask``; every array a new one."""
         players = len(state.players)
-        order = [(seat + k) % players for k in range(players)]
+        order = [*range(seat, players), *range(seat)]
         self._bring_up_to_date(state)
         cards, secret_cards = self._cards_seen(state, seat, order)
         ts = state.turn_state
@@ -135,7 +135,7 @@ class Observer:
             if seat == 0
             else np.concatenate((self._boards[seat:], self._boards[:seat])),
             "market": self._market_seen(state).copy(),
-            "held": np.array(_tile(ts.taken_tile, ts.taken_wildlife), dtype=np.int8),
+            "held": _market_row(ts.taken_tile, ts.taken_wildlife).copy(),
             "turn": np.array(turn, dtype=np.int16),
             "nature_tokens": np.array([state.players[s].nature_tokens for s in order], dtype=np.int16),
             "cards": cards.copy(),
@@ -145,14 +145,19 @@ class Observer:
         }
 
     def _market_seen(self, state: GameState) -> npt.NDArray[np.int8]:
-        """The ``market`` array, kept while the market's tiles and tokens stay the same."""
+        """The ``market`` array, kept while the market's tiles and tokens stay the same
+        (read-only: :meth:`observe` hands out copies); its rows joined from
+        :data:`MARKET_ROWS`, padded with rows of nothing to :data:`SLOTS`."""
         key = (*state.market_tiles, *state.market_wildlife)
         if key != self._market_of:
-            market = [
-                _tile(tile, token)
-                for tile, token in zip(state.market_tiles, state.market_wildlife, strict=True)
-            ]
-            self._market = np.array(market + [[0] * TILE_FEATURES] * (SLOTS - len(market)), dtype=np.int8)
+            rows = b"".join(
+                [
+                    _market_row(tile, token).tobytes()
+                    for tile, token in zip(state.market_tiles, state.market_wildlife, strict=True)
+                ]
+            )
+            rows += bytes(SLOTS * TILE_FEATURES - len(rows))
+            self._market = np.frombuffer(rows, dtype=np.int8).reshape(SLOTS, TILE_FEATURES)
             self._market_of = key
         return self._market
 
@@ -180,16 +185,16 @@ class Observer:
         """Write onto the board planes the tiles and tokens placed since the last call:
         the last entries of each board's maps, which only ever grow (nothing on a board
         moves or goes, RULES.md 4.3, and a dict keeps its keys in the order they came)."""
+        boards = self._boards
         for seat, player in enumerate(state.players):
-            board, planes = player.environment, self._boards[seat]
-            tiles, wildlife = board.tiles, board.wildlife
+            tiles, wildlife = player.environment.tiles, player.environment.wildlife
             if len(tiles) != self._tiled[seat]:
                 for h, (tile, rotation) in islice(reversed(tiles.items()), len(tiles) - self._tiled[seat]):
-                    planes[HEX_INDEX[h]] = TILE_ROWS[tile, rotation]
+                    boards[seat, HEX_INDEX[h]] = TILE_ROWS[tile, rotation]
                 self._tiled[seat] = len(tiles)
             if len(wildlife) != self._tokened[seat]:
                 for h, species in islice(reversed(wildlife.items()), len(wildlife) - self._tokened[seat]):
-                    planes[HEX_INDEX[h], 7] = SPECIES_NUMBER[species]
+                    boards[seat, HEX_INDEX[h], 7] = SPECIES_NUMBER[species]
                 self._tokened[seat] = len(wildlife)
 
 
@@ -226,21 +231,24 @@ def _tile_rows() -> npt.NDArray[np.int8]:
 TILE_ROWS = _tile_rows()
 
 
-def _market_tile(tile_id: int) -> tuple[int, ...]:
-    """A market row's tile features: its presence, habitats and species."""
-    tile = TILES[tile_id]
-    habitats = [HABITATS.index(h) + 1 for h in tile.habitats] + [0]
-    return (1, *habitats[:2], *_one_hot_all(tile.wildlife, WILDLIFE))
+def _market_rows() -> npt.NDArray[np.int8]:
+    """Per tile id + 1 (0: no tile) and species number (0: no token), a market row: the
+    tile's presence, its habitats A and B (B 0 for a keystone) and its species, then the
+    token."""
+    rows = np.zeros((len(TILES) + 1, len(WILDLIFE) + 1, TILE_FEATURES), dtype=np.int8)
+    for tile in TILES:
+        habitats = [HABITATS.index(h) + 1 for h in tile.habitats] + [0]
+        rows[tile.id + 1, :, :8] = (1, *habitats[:2], *_one_hot_all(tile.wildlife, WILDLIFE))
+    rows[:, :, 8] = range(len(WILDLIFE) + 1)
+    return rows
 
 
-MARKET_TILES: tuple[tuple[int, ...], ...] = tuple(_market_tile(tile.id) for tile in TILES)
-"""Per tile id, :func:`_market_tile`."""
-NO_TILE = (0,) * (TILE_FEATURES - 1)
+MARKET_ROWS = _market_rows()
 
 
-def _tile(tile_id: int | None, token: str | None) -> list[int]:
-    """A market row: the tile's presence, habitats and species, then the token."""
-    return [*(NO_TILE if tile_id is None else MARKET_TILES[tile_id]), _number(token, WILDLIFE)]
+def _market_row(tile_id: int | None, token: str | None) -> npt.NDArray[np.int8]:
+    """The market row of ``tile_id`` and ``token`` (:data:`MARKET_ROWS`; a view of it)."""
+    return MARKET_ROWS[0 if tile_id is None else tile_id + 1, 0 if token is None else SPECIES_NUMBER[token]]
 
 
 def _cards(cards: dict[str, str], hidden: list[str]) -> list[list[int]]:

@@ -75,13 +75,17 @@ class SeatWildlife:
 class RunningTotals:
     """The totals of one game's seats. Tiles and tokens never move (RULES.md 4.3), so a
     board with as many tiles as when last scored has the same corridors, and one with as
-    many tokens the same wildlife points: a seat's corridors are read again when its
-    tile count changes (from its :class:`~cascadia.projections.habitats.CorridorIndex`,
-    kept up to date tile by tile), the habitat bonuses (which compare every seat's
-    largest corridors) when one of those changes, and a seat's wildlife card by card
+    many tokens the same wildlife points: a seat's largest corridors are read again when
+    its tile count changes (from its :class:`~cascadia.projections.habitats.CorridorIndex`,
+    kept up to date tile by tile), its corridor points when it is scored and they were
+    read for fewer tiles, the habitat bonuses (which compare every seat's largest
+    corridors) when one of those changes, and a seat's wildlife card by card
     (:class:`SeatWildlife`) when its tokens change."""
 
     def __init__(self, seats: int) -> None:
+        self._corridors: list[CorridorIndex | None] = [None] * seats
+        """Per seat, its board's corridors as of its last tile read."""
+        self._tiles_read = [-1] * seats
         self._tiles_scored = [-1] * seats
         self._habitats: list[dict[str, int]] = [{} for _ in range(seats)]
         self._largest: list[dict[str, int]] = [{} for _ in range(seats)]
@@ -92,12 +96,13 @@ class RunningTotals:
 
     def totals(self, state: GameState, seats: Sequence[int] | None = None) -> list[int]:
         """The totals of ``seats`` (every seat by default), in that order, in ``state`` (a
-        state of the game these totals follow). Only those seats' wildlife is scored; every
-        seat's corridors are, for the habitat bonuses."""
+        state of the game these totals follow). Only those seats' wildlife and corridor
+        points are scored; every seat's largest corridors are read, for the habitat
+        bonuses."""
         players = state.players
         options = state.options
         for seat, player in enumerate(players):
-            self._score_corridors(seat, player.environment, options)
+            self._read_corridors(seat, player.environment)
         if self._largest != self._bonuses_of:
             self._bonuses_of = list(self._largest)
             self._bonuses = habitat_bonuses(self._largest, options)
@@ -112,18 +117,26 @@ class RunningTotals:
             found.append(
                 player_total(
                     self._wildlife[seat].points(player.environment.wildlife, options),
-                    self._habitats[seat],
+                    self._corridor_points(seat, options),
                     self._bonuses[seat],
                     player.nature_tokens,
                 )
             )
         return found
 
-    def _score_corridors(self, seat: int, board: Environment, options: GameOptions) -> None:
-        """The corridor points and largest corridors of ``seat``'s ``board``, read again
-        if tiles were placed on it since."""
-        if len(board.tiles) != self._tiles_scored[seat]:
-            self._tiles_scored[seat] = len(board.tiles)
-            corridors = CorridorIndex.of(board)
+    def _read_corridors(self, seat: int, board: Environment) -> None:
+        """The largest corridors of ``seat``'s ``board``, read again if tiles were placed
+        on it since."""
+        if len(board.tiles) != self._tiles_read[seat]:
+            self._tiles_read[seat] = len(board.tiles)
+            corridors = self._corridors[seat] = CorridorIndex.of(board)
             self._largest[seat] = corridors.largest()
+
+    def _corridor_points(self, seat: int, options: GameOptions) -> dict[str, int]:
+        """The corridor points of ``seat`` (its corridors read by :meth:`_read_corridors`),
+        worked out again if they were read for more tiles since."""
+        corridors = self._corridors[seat]
+        if self._tiles_scored[seat] != self._tiles_read[seat] and corridors is not None:
+            self._tiles_scored[seat] = self._tiles_read[seat]
             self._habitats[seat] = corridors.points(options)
+        return self._habitats[seat]

@@ -14,8 +14,9 @@ instructions. Workloads (those of bench_agents.py, seeds 0 to ``games - 1``): ``
 ``random`` (the engine's uniform random games), ``aec`` (PettingZoo playing their
 decisions), ``openspiel`` (OpenSpiel playing them). To count another checkout's code, put
 a folder linking its packages first on ``PYTHONPATH`` (``checkouts.import_path``).
-Instruction counts weigh Python's work well and memory traffic (the arrays copied) less
-than the CPU does.
+Instruction counts weigh Python's work well, and the arrays copied or cleared *more* than
+the CPU does: glibc's ``memcpy``/``memset`` of a few kB or more (``rep movsb``/``rep stosb``)
+count one instruction per byte under callgrind (docs/AGENTS.md, "Figures").
 """
 
 from __future__ import annotations
