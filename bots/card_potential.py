@@ -7,7 +7,7 @@ bonuses, as a linear model built of blocks:
 
 - a *shared* block, for what every game scores alike (corridors, open hexes and edges,
   nature tokens, open keystones, the turns left), one set of coefficients without the
-  majority bonuses and one with them (RULES.md 5.9: the bonuses go to the largest
+  majority bonuses and one with them (RULES.md 5.1: the bonuses go to the largest
   corridors of each habitat, so the model then also reads, per habitat, the player's
   largest corridor minus the largest of any other player: their lead);
 - one *species* block per species and card in play (A-D and the variant cards), for the

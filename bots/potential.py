@@ -227,7 +227,7 @@ def _fox(wildlife: dict[Hex, str], slots: list[Hex]) -> list[float]:
 
 
 def _corridors(environment: Environment) -> list[float]:
-    """Per habitat (RULES.md 5.8): the largest corridor, the empty hexes its edges of
+    """Per habitat (RULES.md 5.1): the largest corridor, the empty hexes its edges of
     that habitat face (where it can grow; the most among the largest corridors), and
     every open edge of that habitat. Read off the board's
     :class:`~cascadia.projections.habitats.CorridorIndex` and
