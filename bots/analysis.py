@@ -232,7 +232,7 @@ def analysing_bots(bot: str, seed: int, players: int) -> Callable[[int], MoveDec
     seated in the game; a clear error for a bot that cannot choose moves."""
     factory = bot_factory(bot)
     if factory is None or not hasattr(factory(seed, 0), "decide_move"):
-        raise InvalidOptionError(f"cannot analyse with {bot!r}: choose greedy or search@N")
+        raise InvalidOptionError(f"cannot analyse with {bot!r}: choose greedy, builder or search@N")
     made: dict[int, Any] = {}
 
     def of(seat: int) -> MoveDecider:

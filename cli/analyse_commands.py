@@ -78,7 +78,7 @@ def analyse(
         int, typer.Option("--moves", metavar="N", help="With --position: how many candidate moves to rank.")
     ] = DEFAULT_MOVES,
     bot: Annotated[
-        str, typer.Option("--bot", help="The analysing bot: greedy, or search@N (N rollouts a move).")
+        str, typer.Option("--bot", help="The analysing bot: greedy, builder, or search@N (N rollouts).")
     ] = DEFAULT_BOT,
     budget: Annotated[
         int, typer.Option("--budget", help="Determinised futures per move valued (more: slower, surer).")
