@@ -171,7 +171,7 @@ def test_a_tampered_log_is_refused(logs, tmp_path, cli):
 
 
 def test_bad_options_are_refused(logs):
-    with pytest.raises(InvalidOptionError, match="greedy or search"):
+    with pytest.raises(InvalidOptionError, match="greedy, builder or search"):
         analyse_log(logs["mixed"], "random")
     with pytest.raises(InvalidOptionError, match="seat 2"):
         analyse_log(logs["mixed"], seat=2)
