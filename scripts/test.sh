@@ -7,4 +7,5 @@ python3 -m venv .venv
 python -m pip install --quiet --upgrade pip
 python -m pip install --quiet -e ".[test]"
 ruff check .
-python -m pytest
+# one worker per core (pytest-xdist), each test file kept on one worker (its module fixtures made once)
+python -m pytest -n auto --dist loadfile
