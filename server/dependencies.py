@@ -25,7 +25,7 @@ game takes :data:`Caller`, which names the game and brings the services, rather 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 from cascadia.server.games import GameService, not_found
@@ -50,16 +50,14 @@ class _AuthorizationHeader(HTTPBearer):
         return request.headers.get("authorization")
 
 
-Authorization = Annotated[
-    str | None,
-    Depends(
-        _AuthorizationHeader(
-            scheme_name="token",
-            description="a seat's token, or the game's creator's (server/API.md)",
-            auto_error=False,
-        )
-    ),
-]
+BEARER_SCHEME: dict[str, Any] = {
+    "scheme_name": "token",
+    "description": "a seat's token, or the game's creator's (server/API.md)",
+    "auto_error": False,
+}
+"""How the OpenAPI description shows the bearer token of :data:`Authorization` and
+:data:`Caller` (one scheme)."""
+Authorization = Annotated[str | None, Depends(_AuthorizationHeader(**BEARER_SCHEME))]
 """The ``Authorization`` header (a seat's ``Bearer`` token), if sent."""
 NumberQuery = Annotated[str | None, Query(max_length=40)]
 """A query parameter holding a number: taken as text, parsed by :func:`client_number`."""
@@ -250,11 +248,18 @@ class GameCaller:
         return seat
 
 
-async def _caller(request: Request, game_id: str, authorization: Authorization = None) -> GameCaller:
-    return GameCaller(request.app.state.services, parse_game_id(game_id), authorization)
+class _CallerOfGame(HTTPBearer):
+    """The :class:`GameCaller` of a request on the game its path names, the bearer token
+    read as :data:`Authorization` reads it. One dependency, and a bearer-token scheme
+    for the OpenAPI description as :data:`Authorization` is: FastAPI solves each
+    dependency anew on every request, the header's own would be a second one."""
+
+    async def __call__(self, request: Request, game_id: str) -> GameCaller:  # type: ignore[override]
+        authorization = request.headers.get("authorization")
+        return GameCaller(request.app.state.services, parse_game_id(game_id), authorization)
 
 
-Caller = Annotated[GameCaller, Depends(_caller)]
+Caller = Annotated[GameCaller, Depends(_CallerOfGame(**BEARER_SCHEME))]
 """Who calls on the game the path names (:class:`GameCaller`; 404 unless the id is in
 canonical form, as :data:`GameId`)."""
 
