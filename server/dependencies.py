@@ -97,8 +97,15 @@ class ServerServices:
             self.take_bot_turns(game_id)
 
 
-async def _services(request: Request) -> ServerServices:
+def services_of(request: Request) -> ServerServices:
+    """The services of the application answering ``request``: for the route a game in
+    play asks for most (a command), which takes the request (FastAPI passes it as it
+    is) rather than one more dependency to solve."""
     return request.app.state.services  # type: ignore[no-any-return]
+
+
+async def _services(request: Request) -> ServerServices:
+    return services_of(request)
 
 
 Services = Annotated[ServerServices, Depends(_services)]

@@ -16,6 +16,7 @@ from cascadia.server.dependencies import (
     Services,
     StreamRequest,
     parse_game_id,
+    services_of,
 )
 from cascadia.server.games import CreatedGame, SeatSpec
 from cascadia.server.maps import parse_map_id
@@ -25,7 +26,7 @@ from cascadia.server.schemas import CommandIn, CreateGameIn, join_link
 from cascadia.server.store import LISTED_GAMES
 from cascadia.server.streams import event_stream, sse_response
 from cascadia.server.tokens import TICKET_SECONDS, new_ticket
-from fastapi import BackgroundTasks, Response
+from fastapi import BackgroundTasks, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 
 routes = router()
@@ -90,10 +91,11 @@ def read_game(caller: Caller, background: BackgroundTasks) -> JSONResponse:
 def post_command(
     game_id: str,
     body: CommandIn,
-    services: Services,
+    request: Request,
     background: BackgroundTasks,
     authorization: Authorization = None,
 ) -> JSONResponse:
+    services = services_of(request)
     # the game and the seat are found inside the timer (and after the body is checked):
     # a command refused for its id or its token is counted and timed as refused
     with metrics.command_timer():
