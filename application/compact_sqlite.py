@@ -117,15 +117,20 @@ class CompactSQLiteRecorder(CompactRecorder, SQLiteApplicationRecorder):
         return rows[0] if rows else None
 
     def _rows(self, statement: str, params: Sequence[Any]) -> list[EventRow]:
-        with self.datastore.transaction(commit=False) as cursor:
+        """The rows one ``SELECT`` finds. Outside an explicit transaction: the connections
+        are in autocommit mode, where SQLite reads one statement in a read transaction
+        of its own (a consistent snapshot), so a ``BEGIN`` and a ``ROLLBACK`` around it
+        (two more statements per read) would add nothing."""
+        with self.datastore.get_connection(commit=False) as connection, connection.cursor() as cursor:
             cursor.execute(statement, params)
-            return [
-                EventRow(
-                    UUID(bytes=originator_id) if isinstance(originator_id, bytes) else originator_id,
-                    first_version,
-                    count,
-                    payload,
-                    row_id,
-                )
-                for row_id, originator_id, first_version, count, payload in cursor.fetchall()
-            ]
+            found = cursor.fetchall()
+        return [
+            EventRow(
+                UUID(bytes=originator_id) if isinstance(originator_id, bytes) else originator_id,
+                first_version,
+                count,
+                payload,
+                row_id,
+            )
+            for row_id, originator_id, first_version, count, payload in found
+        ]

@@ -21,6 +21,7 @@ is wrong, for anything else.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -38,9 +39,9 @@ class _Command:
     def to_dict(self) -> dict[str, Any]:
         """``{"type": ..., field: value, ...}``: JSON and msgpack as they are."""
         data: dict[str, Any] = {"type": self.type}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            data[f.name] = list(value) if isinstance(value, tuple) else value
+        for name in field_names(type(self)):
+            value = getattr(self, name)
+            data[name] = list(value) if isinstance(value, tuple) else value
         return data
 
     def __str__(self) -> str:
@@ -129,6 +130,13 @@ def _is_int(value: object) -> bool:
 # -- plain data ---------------------------------------------------------------------------
 
 
+@functools.cache
+def field_names(cls: type[_Command]) -> tuple[str, ...]:
+    """The names of a command type's fields, in order (``dataclasses.fields`` once per
+    type: a view lists tens of legal commands, each written with :meth:`_Command.to_dict`)."""
+    return tuple(f.name for f in fields(cls))
+
+
 def from_dict(data: object) -> Command:
     """The command of a plain-data form; :class:`CommandFormatError` says what is wrong."""
     if not isinstance(data, Mapping):
@@ -138,7 +146,7 @@ def from_dict(data: object) -> Command:
     if cls is None:
         known = ", ".join(COMMAND_TYPES)
         raise CommandFormatError(f"unknown command type {kind!r}: one of {known}")
-    names = [f.name for f in fields(cls)]
+    names = field_names(cls)
     missing = [name for name in names if name not in data]
     if missing:
         raise CommandFormatError(f"a {kind} command needs {', '.join(missing)}")

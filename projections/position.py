@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
+from typing import Any
 from urllib.parse import quote, unquote
 
 from cascadia.domain.components import CARD_LETTERS, HABITAT_TILE_COUNT, TILES, VARIANT_CARDS, WILDLIFE
@@ -119,9 +120,11 @@ class Position:
 # -- from a game state ------------------------------------------------------------------
 
 
-def position_of(state: GameState, viewer: Viewer) -> Position:
-    """The position of ``state`` as ``viewer`` may see it (its hiding is the player view's)."""
-    view = player_view(state, viewer, scores=False)
+def position_of(state: GameState, viewer: Viewer, view: dict[str, Any] | None = None) -> Position:
+    """The position of ``state`` as ``viewer`` may see it (its hiding is the player view's);
+    ``view``: ``player_view(state, viewer)`` if the caller has it already (not built again)."""
+    if view is None:
+        view = player_view(state, viewer, scores=False)
     ts = state.turn_state
     to_move = (
         None
@@ -165,9 +168,9 @@ def position_of(state: GameState, viewer: Viewer) -> Position:
     )
 
 
-def format_position(state: GameState, viewer: Viewer) -> str:
-    """The notation of ``state`` as ``viewer`` may see it."""
-    return write_position(position_of(state, viewer))
+def format_position(state: GameState, viewer: Viewer, view: dict[str, Any] | None = None) -> str:
+    """The notation of ``state`` as ``viewer`` may see it (``view``: as :func:`position_of`)."""
+    return write_position(position_of(state, viewer, view))
 
 
 # -- writing ----------------------------------------------------------------------------

@@ -3,11 +3,12 @@
 :data:`Services`: the services the application was built on (``app.state``).
 :data:`GameId`, :data:`MapId`: the game or map the path names (404 for an id not in
 canonical form). :data:`AskedSeat`, :data:`EventsAfter`, :data:`StreamStart`: numbers
-the client sends (400). :data:`Caller`: who calls on the game, whose ``seat()`` (a
-spectator: ``None``) or ``player(asked)`` (401 without a seat's token, 403 for another
-seat's request) a route asks for; :data:`StreamRequest`: the viewer of a stream (its
-ticket's seat, else its token's) and its start. Each is a type to annotate a route's parameter with,
-e.g. ``def read(game_id: GameId, caller: Caller, services: Services)``.
+the client sends (400). :data:`Caller`: who calls on the game the path names (404 for
+an id not in canonical form), with the services, whose ``seat()`` (a spectator:
+``None``) or ``player(asked)`` (401 without a seat's token, 403 for another seat's
+request) a route asks for; :data:`StreamRequest`: the viewer of a stream (its ticket's
+seat, else its token's) and its start. Each is a type to annotate a route's parameter
+with, e.g. ``def read(caller: Caller, seat: AskedSeat)``.
 
 FastAPI solves a route's dependencies in the order its parameters declare them, and
 before it checks the shape of the route's own query parameters and body: a route lists
@@ -15,13 +16,16 @@ them in the order their problems take precedence, and a request with a malformed
 (or an over-long query parameter) and also an id not in canonical form gets the 404.
 Those that only parse are ``async`` (solved in the event loop, nothing to wait for);
 the ones that read the store run in the thread pool once, the caller's seat in the
-route's own thread.
+route's own thread. FastAPI solves every dependency anew on each request (with six, a
+third of the event loop's CPU for a view read from the cache, in cProfile): a route on a
+game takes :data:`Caller`, which names the game and brings the services, rather than
+:data:`GameId` and :data:`Services` beside it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 from cascadia.server.games import GameService, not_found
@@ -46,16 +50,14 @@ class _AuthorizationHeader(HTTPBearer):
         return request.headers.get("authorization")
 
 
-Authorization = Annotated[
-    str | None,
-    Depends(
-        _AuthorizationHeader(
-            scheme_name="token",
-            description="a seat's token, or the game's creator's (server/API.md)",
-            auto_error=False,
-        )
-    ),
-]
+BEARER_SCHEME: dict[str, Any] = {
+    "scheme_name": "token",
+    "description": "a seat's token, or the game's creator's (server/API.md)",
+    "auto_error": False,
+}
+"""How the OpenAPI description shows the bearer token of :data:`Authorization` and
+:data:`Caller` (one scheme)."""
+Authorization = Annotated[str | None, Depends(_AuthorizationHeader(**BEARER_SCHEME))]
 """The ``Authorization`` header (a seat's ``Bearer`` token), if sent."""
 NumberQuery = Annotated[str | None, Query(max_length=40)]
 """A query parameter holding a number: taken as text, parsed by :func:`client_number`."""
@@ -95,8 +97,15 @@ class ServerServices:
             self.take_bot_turns(game_id)
 
 
-async def _services(request: Request) -> ServerServices:
+def services_of(request: Request) -> ServerServices:
+    """The services of the application answering ``request``: for the route a game in
+    play asks for most (a command), which takes the request (FastAPI passes it as it
+    is) rather than one more dependency to solve."""
     return request.app.state.services  # type: ignore[no-any-return]
+
+
+async def _services(request: Request) -> ServerServices:
+    return services_of(request)
 
 
 Services = Annotated[ServerServices, Depends(_services)]
@@ -202,10 +211,16 @@ class GameCaller:
     store would cost each request a second trip to the thread pool, and its problems
     would take precedence over the route's own checks of its query and body."""
 
-    games: GameService
+    services: ServerServices
+    """the services (a route on a game needs no other dependency for them)"""
     game_id: UUID
     authorization: str | None
     _now: RecordState | None = field(default=None, init=False)
+
+    @property
+    def games(self) -> GameService:
+        """The game service (``services.games``)."""
+        return self.services.games
 
     def record_now(self) -> RecordState:
         """The game's record as stored now, read once for the request (the token is
@@ -240,12 +255,20 @@ class GameCaller:
         return seat
 
 
-async def _caller(request: Request, game_id: GameId, authorization: Authorization = None) -> GameCaller:
-    return GameCaller(request.app.state.service, game_id, authorization)
+class _CallerOfGame(HTTPBearer):
+    """The :class:`GameCaller` of a request on the game its path names, the bearer token
+    read as :data:`Authorization` reads it. One dependency, and a bearer-token scheme
+    for the OpenAPI description as :data:`Authorization` is: FastAPI solves each
+    dependency anew on every request, the header's own would be a second one."""
+
+    async def __call__(self, request: Request, game_id: str) -> GameCaller:  # type: ignore[override]
+        authorization = request.headers.get("authorization")
+        return GameCaller(request.app.state.services, parse_game_id(game_id), authorization)
 
 
-Caller = Annotated[GameCaller, Depends(_caller)]
-"""Who calls on the game the path names (:class:`GameCaller`)."""
+Caller = Annotated[GameCaller, Depends(_CallerOfGame(**BEARER_SCHEME))]
+"""Who calls on the game the path names (:class:`GameCaller`; 404 unless the id is in
+canonical form, as :data:`GameId`)."""
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,8 @@ def state_for(state: GameState, viewer: int | None) -> dict[str, Any]:
     """The state as ``viewer`` may see it (everything, the seed included, after the end),
     with its ``position`` in the position notation (docs/POSITION.md)."""
     shown = EVERYTHING if state.finished else _viewer(viewer)
-    return {**player_view(state, shown), "position": format_position(state, shown)}
+    view = player_view(state, shown)
+    return {**view, "position": format_position(state, shown, view)}
 
 
 def masks_for(state: GameState, viewer: int | None) -> Masks:

@@ -17,7 +17,7 @@ from cascadia.domain.commands import PlaceTile, ReturnWildlife, Take, parse
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
-from cascadia.projections.player_view import EVERYTHING, SPECTATOR, hidden_species
+from cascadia.projections.player_view import EVERYTHING, SPECTATOR, hidden_species, player_view
 from cascadia.projections.position import (
     PositionError,
     format_position,
@@ -66,6 +66,8 @@ def test_the_notation_round_trips_for_every_viewer(seed: int) -> None:
             assert position == position_of(state, viewer) or state.options.cards == "family"
             rebuilt = position_game(position, seed)
             assert format_position(rebuilt.state, viewer) == text
+            # from the player view with its scores, as the server writes it
+            assert format_position(state, viewer, player_view(state, viewer)) == text
 
 
 def _secret_game() -> Game:

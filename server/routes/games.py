@@ -16,6 +16,7 @@ from cascadia.server.dependencies import (
     Services,
     StreamRequest,
     parse_game_id,
+    services_of,
 )
 from cascadia.server.games import CreatedGame, SeatSpec
 from cascadia.server.maps import parse_map_id
@@ -25,7 +26,7 @@ from cascadia.server.schemas import CommandIn, CreateGameIn, join_link
 from cascadia.server.store import LISTED_GAMES
 from cascadia.server.streams import event_stream, sse_response
 from cascadia.server.tokens import TICKET_SECONDS, new_ticket
-from fastapi import BackgroundTasks, Response
+from fastapi import BackgroundTasks, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 
 routes = router()
@@ -78,13 +79,11 @@ def list_games(services: Services, limit: NumberQuery = None) -> JSONResponse:
 
 
 @routes.get("/api/games/{game_id}")
-def read_game(
-    game_id: GameId, caller: Caller, services: Services, background: BackgroundTasks
-) -> JSONResponse:
+def read_game(caller: Caller, background: BackgroundTasks) -> JSONResponse:
     seat = caller.seat()
-    view = services.games.view(game_id, seat, caller.record_now())
+    view = caller.games.view(caller.game_id, seat, caller.record_now())
     if view["bot_to_move"]:  # e.g. a process died between a command and its bots' turn
-        background.add_task(services.take_bot_turns, game_id)
+        background.add_task(caller.services.take_bot_turns, caller.game_id)
     return answer(view)
 
 
@@ -92,15 +91,16 @@ def read_game(
 def post_command(
     game_id: str,
     body: CommandIn,
-    services: Services,
+    request: Request,
     background: BackgroundTasks,
     authorization: Authorization = None,
 ) -> JSONResponse:
+    services = services_of(request)
     # the game and the seat are found inside the timer (and after the body is checked):
     # a command refused for its id or its token is counted and timed as refused
     with metrics.command_timer():
         gid = parse_game_id(game_id)
-        seat = GameCaller(services.games, gid, authorization).player()
+        seat = GameCaller(services, gid, authorization).player()
         played = services.games.play(gid, seat, body.command, body.expected_version)
     services.hub.poke(gid, played.version)
     if played.follow_up:
@@ -109,17 +109,17 @@ def post_command(
 
 
 @routes.get("/api/games/{game_id}/events")
-def read_events(game_id: GameId, start: EventsAfter, caller: Caller, services: Services) -> JSONResponse:
-    version, events, _ = services.games.events(game_id, caller.seat(), start)
+def read_events(caller: Caller, start: EventsAfter) -> JSONResponse:
+    version, events, _ = caller.games.events(caller.game_id, caller.seat(), start)
     return answer({"version": version, "events": events})
 
 
 @routes.post("/api/games/{game_id}/stream-tickets")
-def stream_ticket(game_id: GameId, caller: Caller, services: Services) -> JSONResponse:
+def stream_ticket(caller: Caller) -> JSONResponse:
     seat = caller.player()
-    digest = services.games.seat_hashes(game_id)[0][seat]
+    digest = caller.games.seat_hashes(caller.game_id)[0][seat]
     assert digest is not None
-    return answer({"ticket": new_ticket(game_id, seat, digest), "expires_in": TICKET_SECONDS})
+    return answer({"ticket": new_ticket(caller.game_id, seat, digest), "expires_in": TICKET_SECONDS})
 
 
 @routes.get("/api/games/{game_id}/stream")
@@ -128,22 +128,22 @@ async def stream(game_id: GameId, asked: StreamRequest, services: Services) -> S
 
 
 @routes.get("/api/games/{game_id}/score")
-def score(game_id: GameId, caller: Caller, services: Services) -> JSONResponse:
+def score(caller: Caller) -> JSONResponse:
     caller.seat()  # a token, if sent, must be a seat's
-    return answer(services.games.score(game_id))
+    return answer(caller.games.score(caller.game_id))
 
 
 @routes.get("/api/games/{game_id}/log")
-def download_log(game_id: GameId, caller: Caller, services: Services) -> Response:
+def download_log(caller: Caller) -> Response:
     caller.seat()  # a token, if sent, must be a seat's
     return Response(
-        services.games.log_bytes(game_id),
+        caller.games.log_bytes(caller.game_id),
         media_type="application/octet-stream",
-        headers={"Content-Disposition": f'attachment; filename="{game_id}.cascadia"'},
+        headers={"Content-Disposition": f'attachment; filename="{caller.game_id}.cascadia"'},
     )
 
 
 @routes.get("/api/games/{game_id}/fairness")
-def fairness(game_id: GameId, caller: Caller, services: Services) -> JSONResponse:
+def fairness(caller: Caller) -> JSONResponse:
     caller.seat()  # a token, if sent, must be a seat's
-    return answer(services.games.fairness(game_id))
+    return answer(caller.games.fairness(caller.game_id))

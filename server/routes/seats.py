@@ -22,9 +22,9 @@ routes = router()
 
 
 @routes.get("/api/games/{game_id}/seats/{seat}")
-def read_seat(game_id: GameId, seat: AskedSeat, caller: Caller, services: Services) -> JSONResponse:
+def read_seat(caller: Caller, seat: AskedSeat) -> JSONResponse:
     mine = caller.player(seat)
-    return answer(services.games.view(game_id, mine, caller.record_now()))
+    return answer(caller.games.view(caller.game_id, mine, caller.record_now()))
 
 
 @routes.post("/api/games/{game_id}/seats/{seat}/link")
@@ -61,11 +61,11 @@ def _creator(authorization: str | None) -> str:
 
 
 @routes.get("/api/games/{game_id}/seats/{seat}/markable")
-def markable(game_id: GameId, seat: AskedSeat, caller: Caller, services: Services) -> JSONResponse:
-    return answer(services.maps.markable(game_id, caller.player(seat)))
+def markable(caller: Caller, seat: AskedSeat) -> JSONResponse:
+    return answer(caller.services.maps.markable(caller.game_id, caller.player(seat)))
 
 
 @routes.post("/api/games/{game_id}/marks")
-def mark(game_id: GameId, body: MarkIn, caller: Caller, services: Services) -> JSONResponse:
+def mark(caller: Caller, body: MarkIn) -> JSONResponse:
     mine = caller.player(body.seat)
-    return answer(services.maps.mark(game_id, mine, body.achievement, body.expected_version))
+    return answer(caller.services.maps.mark(caller.game_id, mine, body.achievement, body.expected_version))
