@@ -46,6 +46,7 @@ from cascadia.domain.state import GameState
 from cascadia.projections.game_scores import score_state
 from cascadia.replays.format import atomic_output
 from cascadia.replays.shard import ShardGame, ShardReader, ShardSetup
+from cascadia.replays.shard_games import start_game
 
 PLAYERS = 4
 MIX: tuple[tuple[str, bool, int], ...] = (
@@ -123,14 +124,7 @@ def game_samples(
     setup: ShardSetup, shard_game: ShardGame, layout: Layout
 ) -> tuple[list[np.ndarray], list[float]]:
     """A game's samples: after each turn, the mover's terms and the points still to come."""
-    game = Game.start(
-        shard_game.seed,
-        list(setup.names),
-        GameOptions.from_dict(dict(setup.options)),
-        game_id=shard_game.game_id,
-        rules_version=setup.rules_version,
-        bots=setup.bots,
-    )
+    game = start_game(setup, shard_game)
     cards = CardCache()
     rows: list[np.ndarray] = []
     targets: list[float] = []

@@ -99,16 +99,21 @@ def derive_game(setup: ShardSetup, shard_game: ShardGame, name: str) -> DerivedG
     return DerivedGame(game, events, b"".join(frames))
 
 
+def start_game(setup: ShardSetup, shard_game: ShardGame) -> Game:
+    """A shard's game set up from its seed and the shard's setup, before any decision."""
+    return Game.start(
+        shard_game.seed,
+        list(setup.names),
+        GameOptions.from_dict(dict(setup.options)),
+        game_id=shard_game.game_id,
+        rules_version=setup.rules_version,
+        bots=setup.bots,
+    )
+
+
 def _execute(setup: ShardSetup, shard_game: ShardGame, name: str) -> tuple[Game, list[GameEvent]]:
     try:
-        game = Game.start(
-            shard_game.seed,
-            list(setup.names),
-            GameOptions.from_dict(dict(setup.options)),
-            game_id=shard_game.game_id,
-            rules_version=setup.rules_version,
-            bots=setup.bots,
-        )
+        game = start_game(setup, shard_game)
     except (CascadiaError, TypeError) as error:
         raise AuditDivergence(name, "header", None, "the shard's game setup", f"invalid: {error}") from None
     events = game.collect_events()
