@@ -247,6 +247,16 @@ def _public(url: str, game_id: str) -> dict[str, Any]:
     return httpx.get(f"{url}/api/games/{game_id}", timeout=10).json()
 
 
+def _bots_done(url: str, game_id: str, seconds: float = 60) -> dict[str, Any]:
+    """The game's public view once no bot is to move (a bot seated first moves in the
+    background after the game is created)."""
+    deadline = time.monotonic() + seconds
+    while (view := _public(url, game_id))["bot_to_move"]:
+        assert time.monotonic() < deadline, "the bot did not move"
+        time.sleep(0.05)
+    return view
+
+
 def test_garbage_and_a_sleeping_client_harm_nothing(server: LiveServer, tmp_path: Path) -> None:
     """A client that posts garbage gets 4xx and changes nothing; one that sleeps on its
     turn, its stream open and unread, holds only its own game: another game is played
@@ -254,7 +264,7 @@ def test_garbage_and_a_sleeping_client_harm_nothing(server: LiveServer, tmp_path
     url = server.url
     game = _create(url, [{"name": "sleepy"}, {"bot": "random"}])
     gid, token = game["game_id"], game["seats"][0]["token"]
-    before = _public(url, gid)
+    before = _bots_done(url, gid)  # the sleeper's turn, whoever was seated first
     post, version = f"{url}/api/games/{gid}/commands", before["version"]
     garbage: list[dict[str, Any]] = [
         {"content": b"\xff\xfe not json", "headers": {"Content-Type": "application/json"}},
