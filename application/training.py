@@ -18,8 +18,8 @@ file when run again with the same arguments:
    every sample and written as a Python module
    (:mod:`cascadia.bots.card_potential_coefficients`).
 
-Self-improvement: the games of a bot that uses the potential (``--bot search@N``) are
-the next generation's training data (docs/BOTS.md).
+Self-improvement: the games of a bot that uses the potential (``--bot builder``, ``--bot
+search@N``) are the next generation's training data (docs/BOTS.md).
 """
 
 from __future__ import annotations
