@@ -8,8 +8,8 @@ Each turn:
    combinations when affordable) in turn, best takes first; within a take, each way of
    using the token (returned, on the best few targets, on the new tile) with the best
    tile placement, then other placements. Each carries its exact immediate value
-   (:mod:`cascadia.bots.valuation`). Where a potential is known (below: every game with
-   one card set), each is also valued one ply ahead, immediate value plus the potential
+   (:mod:`cascadia.bots.valuation`). Where a potential is known (below), each is also
+   valued one ply ahead, immediate value plus the potential
    of the board it leaves, and the greedy's move and the ``candidates - 1`` best of the
    pool by that value go on: a move that scores little now but builds (a corridor's
    open front, a bear waiting for its pair) is searched too. Elsewhere the first
@@ -22,11 +22,15 @@ Each turn:
    cheap policy (a random pair, the tile on its first legal place, the token
    returned), and the bot plays its own next ``depth`` turns greedily. A sample's
    value is the candidate's immediate value plus the greedy values of those turns
-   plus the potential of the position reached (:mod:`cascadia.bots.card_potential`:
-   the points still to come, fitted on self-play, for the A cards alone by
-   :mod:`cascadia.bots.potential`; 0 with two card sets, and left out with
-   ``leaf=False``). With ``depth=0`` nothing is sampled: the bot plays
-   the candidate of the best one-ply value (a one-ply bot).
+   plus the potential of the position reached (the points still to come, fitted on
+   self-play, left out with ``leaf=False``): by default the A model of
+   :mod:`cascadia.bots.potential`, known in games with all A cards and no majority
+   bonuses only (0 elsewhere); given a ``model`` (:mod:`cascadia.bots.card_potential`),
+   known in every game with one card set. With ``depth=0`` nothing is sampled: the bot
+   plays the candidate of the best one-ply value (a one-ply bot: :class:`OnePlyBot`,
+   which takes the card model). The named ``search`` keeps the A model alone: with the
+   card model, ``search@100`` scored no more on random cards (94.1 against 94.0 over 28
+   games) at about 40% more CPU a move (docs/BENCHMARKS.md).
    Every candidate sees the same determinisations (common random numbers), so their
    differences are not drowned by the luck of the draw.
 4. Successive halving spends the budget: all candidates get a few samples, the
@@ -49,11 +53,13 @@ from cascadia.bots.base import PlanningBot, bot_stream
 from cascadia.bots.card_potential import PACKAGED, CardModel, covers, estimate
 from cascadia.bots.decisions import Move, commands_of, issue
 from cascadia.bots.greedy_bot import GreedyBot, Market
+from cascadia.bots.potential import applies, potential
 from cascadia.bots.valuation import TurnValuation
 from cascadia.domain.commands import Command, PlaceTile, ReturnWildlife, Take
 from cascadia.domain.components import TILES
 from cascadia.domain.game import Game
 from cascadia.domain.rng import DrawStream
+from cascadia.domain.state import GameState
 
 MAX_SEED = 2**64 - 1
 DEFAULT_ITERATIONS = 200
@@ -91,7 +97,7 @@ class SearchBot(PlanningBot):
         pool: int = DEFAULT_POOL,
         depth: int = DEFAULT_DEPTH,
         leaf: bool = True,
-        model: CardModel = PACKAGED,
+        model: CardModel | None = None,
     ) -> None:
         super().__init__()
         self.seat = seat
@@ -128,7 +134,7 @@ class SearchBot(PlanningBot):
         the best ``candidates - 1`` others by one-ply value where a potential is known,
         else the first of the pool."""
         pool = self.move_pool(game, valuation)
-        if not (self.leaf and covers(game.state)):
+        if not (self.leaf and self._knows(game.state)):
             chosen = pool[: self.candidates]
             return [Candidate(move, value, rank, value) for rank, (move, value) in enumerate(chosen)]
         seat = game.state.current
@@ -229,12 +235,23 @@ class SearchBot(PlanningBot):
         sampled, so that value is exact)."""
         return max(candidates, key=lambda c: (c.outlook, c.value, -c.rank)).move
 
+    def _knows(self, state: GameState) -> bool:
+        """Whether a potential is known in this game: the A model's games (all A cards, no
+        majority bonuses), or with a card model every game with one card set."""
+        return applies(state) if self.model is None else covers(state)
+
+    def _potential(self, state: GameState, seat: int) -> float:
+        """``seat``'s potential: the A model's (0 elsewhere), or the card model's."""
+        if self.model is None:
+            return potential(state, seat, self.greedy.cards)
+        return estimate(state, seat, self.greedy.cards, self.model)
+
     def _potential_after(self, game: Game, move: Move, seat: int) -> float:
         """The potential of ``seat``'s board once ``move`` is played (the board alone
         decides it, so the copy's refill, drawn from seed 0, does not matter)."""
         probe = _determinised(game, 0)
         issue(probe, move)
-        return estimate(probe.state, seat, self.greedy.cards, self.model)
+        return self._potential(probe.state, seat)
 
     def _rollout(self, game: Game, candidate: Candidate, seed: int) -> float:
         """One determinised sample: the candidate, then cheap opponents and the bot's own
@@ -254,7 +271,7 @@ class SearchBot(PlanningBot):
             value += best.value
             issue(probe, best.move)
         if self.leaf:
-            value += estimate(probe.state, me, self.greedy.cards, self.model)
+            value += self._potential(probe.state, me)
         return value
 
 
