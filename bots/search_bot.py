@@ -9,11 +9,10 @@ Each turn:
    using the token (returned, on the best few targets, on the new tile) with the best
    tile placement, then other placements. Each carries its exact immediate value
    (:mod:`cascadia.bots.valuation`). Where a potential is known (below), each is also
-   valued one ply ahead, immediate value plus the potential
-   of the board it leaves, and the greedy's move and the ``candidates - 1`` best of the
-   pool by that value go on: a move that scores little now but builds (a corridor's
-   open front, a bear waiting for its pair) is searched too. Elsewhere the first
-   ``candidates`` of the pool go on.
+   valued one ply ahead, immediate value plus the potential of the board it leaves, and
+   the greedy's move and the ``candidates - 1`` best of the pool by that value go on:
+   a move that scores little now but builds (a corridor's open front, a bear waiting
+   for its pair) is searched too. Elsewhere the first ``candidates`` of the pool go on.
 3. Each candidate is played on determinised copies of the game: the hidden
    information (the order of the tile stack, the bag's draws) is re-sampled by giving
    the copy a seed drawn from the bot's own stream, so nothing is read of the real
