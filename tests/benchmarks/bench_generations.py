@@ -4,7 +4,8 @@ Run: python tests/benchmarks/bench_generations.py --new FILE --old FILE [--bot b
      [--games 30] [--first-seed 600000] [--cards random] [--no-majority]
 
 ``FILE``: a coefficients module written by ``cascadia train`` (the package's own is
-``bots/card_potential_coefficients.py``). Each deal (seed) is played twice by 4 seats of
+``bots/card_potential_coefficients.py``), or ``none``: the A model alone (the search as
+the ``search`` bot plays it; not for ``builder``). Each deal (seed) is played twice by 4 seats of
 the same bot (``builder``, or ``search@N``), one with each model on alternate seats: new,
 old, new, old, then old, new, old, new, so each model sits in every seat once on the
 same deal. Prints each model's mean seat score and the mean per-deal difference (new
@@ -29,17 +30,19 @@ from cascadia.projections.game_scores import score_state
 PLAYERS = 4
 
 
-def make_bot(bot: str, seed: int, seat: int, model: CardModel) -> Bot:
-    """``builder`` or ``search@N`` with ``model`` as its potential."""
-    if bot == "builder":
+def make_bot(bot: str, seed: int, seat: int, model: CardModel | None) -> Bot:
+    """``builder`` or ``search@N`` with ``model`` as its potential (``None``: the A model)."""
+    if bot == "builder" and model is not None:
         return OnePlyBot(seed, seat, model)
     base, _, budget = bot.partition("@")
     if base != "search" or not budget.isdigit():
-        raise SystemExit(f"--bot is builder or search@N, not {bot!r}")
+        raise SystemExit(f"--bot is builder (with two models) or search@N, not {bot!r}")
     return SearchBot(seed, seat, iterations=int(budget), model=model)
 
 
-def play(bot: str, seed: int, options: GameOptions, models: list[CardModel]) -> tuple[list[int], float, int]:
+def play(
+    bot: str, seed: int, options: GameOptions, models: list[CardModel | None]
+) -> tuple[list[int], float, int]:
     """One game, seat ``i`` with ``models[i]``: the totals, CPU seconds and turns."""
     bots = [make_bot(bot, seed, seat, model) for seat, model in enumerate(models)]
     game = Game.start(seed, PLAYERS, options)
@@ -62,7 +65,7 @@ def main() -> None:
     parser.add_argument("--cards", default="random")
     parser.add_argument("--no-majority", action="store_true")
     args = parser.parse_args()
-    new, old = CardModel.read(args.new), CardModel.read(args.old)
+    new, old = (None if path == "none" else CardModel.read(path) for path in (args.new, args.old))
     options = GameOptions(cards=args.cards, majority_bonus=not args.no_majority)
     scores: dict[str, list[int]] = {"new": [], "old": []}
     differences: list[float] = []
