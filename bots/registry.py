@@ -26,13 +26,15 @@ BOTS: dict[str, Callable[[int, int], Bot]] = {
     "hunter": HunterBot,
 }
 """Bot factories by name: ``factory(seed, seat) -> Bot``."""
-VERSIONS: dict[str, int] = {"random": 1, "greedy": 2, "search": 3, "builder": 1, "hunter": 1}
+VERSIONS: dict[str, int] = {"random": 1, "greedy": 2, "search": 4, "builder": 1, "hunter": 1}
 """Each bot's version, recorded with every game it plays (``GameStarted.bots``) and part
 of a simulated game's id: raised whenever the bot would choose differently in the same
 game, so that games of two versions are two games and the analytics tell them apart.
 ``greedy`` 2 values a move by its whole-board score and decides the wipes, ``search`` 2
 adds the fitted potential of the position at its rollouts' leaves, ``search`` 3 picks its
-candidates from a wider pool by one-ply value (all issue 12)."""
+candidates from a wider pool by one-ply value (all issue 12), ``search`` 4 values the
+positions of games with any cards and with majority bonuses by the card potential (issue
+25; its games with all A cards and no majority bonuses are those of version 3)."""
 BOT_SEED_STREAM = b"cascadia-play/bot-turn/v1"
 BUDGETED: dict[str, Callable[[int, int, int], Bot]] = {
     "search": lambda seed, seat, iterations: SearchBot(seed, seat, iterations=iterations)

@@ -22,14 +22,12 @@ Each turn:
    returned), and the bot plays its own next ``depth`` turns greedily. A sample's
    value is the candidate's immediate value plus the greedy values of those turns
    plus the potential of the position reached (the points still to come, fitted on
-   self-play, left out with ``leaf=False``): by default the A model of
-   :mod:`cascadia.bots.potential`, known in games with all A cards and no majority
-   bonuses only (0 elsewhere); given a ``model`` (:mod:`cascadia.bots.card_potential`),
-   known in every game with one card set. With ``depth=0`` nothing is sampled: the bot
-   plays the candidate of the best one-ply value (a one-ply bot: :class:`OnePlyBot`,
-   which takes the card model). The named ``search`` keeps the A model alone: with the
-   card model, ``search@100`` scored no more on random cards (94.1 against 94.0 over 28
-   games) at about 40% more CPU a move (docs/BENCHMARKS.md).
+   self-play, left out with ``leaf=False``): the card potential
+   (:mod:`cascadia.bots.card_potential`, the A model in games with all A cards and no
+   majority bonuses), known in every game with one card set; with ``model=None`` the
+   A model alone, known in those games only (0 elsewhere: the search before issue 25).
+   With ``depth=0`` nothing is sampled: the bot plays the candidate of the best one-ply
+   value (a one-ply bot: :class:`OnePlyBot`).
    Every candidate sees the same determinisations (common random numbers), so their
    differences are not drowned by the luck of the draw.
 4. Successive halving spends the budget: all candidates get a few samples, the
@@ -96,7 +94,7 @@ class SearchBot(PlanningBot):
         pool: int = DEFAULT_POOL,
         depth: int = DEFAULT_DEPTH,
         leaf: bool = True,
-        model: CardModel | None = None,
+        model: CardModel | None = PACKAGED,
     ) -> None:
         super().__init__()
         self.seat = seat
