@@ -35,8 +35,11 @@ def train_command(
     and writes the coefficients to OUT (default: the package's own module).
     """
     plan = TrainingPlan(games, first_seed, bot)
+    specs = plan.studies()
+    for spec in specs:
+        spec.check()
     started = time.perf_counter()
-    shards = sum(spec.shard_count for spec in plan.studies())
+    shards = sum(spec.shard_count for spec in specs)
     err_console.print(f"training games: {plan.command()} (played into {data})", markup=False)
     with Progress(
         TextColumn("positions"),

@@ -103,3 +103,12 @@ def test_train_writes_the_same_module_when_run_again(tmp_path: Path) -> None:
     )
     kept, held = fit(StudyFolder(data), TrainingPlan(6, 4000).studies(), workers=1)
     assert kept.count + held.count == report.samples
+
+
+def test_an_unknown_bot_is_one_line_and_nothing_is_written(cli, tmp_path: Path) -> None:
+    data, out = tmp_path / "data", tmp_path / "coefficients.py"
+    arguments = ("train", str(data), "--games", "6", "--bot", "nobody", "--out", str(out))
+    code, stdout, err = cli(*arguments, home=False)
+    assert (code, stdout) == (1, "")
+    assert err.startswith("error: unknown bot(s) nobody") and err.count("\n") == 1
+    assert not data.exists() and not out.exists()
