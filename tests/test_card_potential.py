@@ -94,9 +94,12 @@ def test_all_a_games_without_majority_keep_the_a_model() -> None:
         assert estimate(game.state, seat) == potential(game.state, seat) != 0.0
 
 
-def test_no_turn_left_or_two_card_sets_estimate_nothing() -> None:
+def test_no_turn_left_solo_or_two_card_sets_estimate_nothing() -> None:
     two_sets = Game.start(3, 2, GameOptions(cards="A,B,C,D,A", two_card_sets=True))
     assert not covers(two_sets.state) and estimate(two_sets.state, 0) == 0.0
+    solo = Game.start(3, 1, GameOptions(cards="B,C,D,A,B"))
+    assert not covers(solo.state) and estimate(solo.state, 0) == 0.0
+    assert covers(Game.start(3, 2, GameOptions(cards="B,C,D,A,B")).state)
     game = _played(GameOptions(cards="random"), turns=80)
     assert game.finished
     assert [estimate(game.state, seat) for seat in range(4)] == [0.0] * 4
