@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from cascadia.bots import card_potential_coefficients as fitted
-from cascadia.bots.potential import BASE_FEATURES, applies, features, potential, turns_left
+from cascadia.bots.potential import BASE_FEATURES, applies, evaluate, features, turns_left
 from cascadia.bots.valuation import CardCache
 from cascadia.domain.components import CARD_LETTERS, HABITATS, TURNS_PER_PLAYER, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.state import GameState
@@ -150,12 +150,15 @@ def estimate(
     state: GameState, seat: int, cards: CardCache | None = None, model: CardModel = PACKAGED
 ) -> float:
     """The points ``seat`` is expected still to score: the A model where it applies
-    (:func:`cascadia.bots.potential.potential`), else ``model``; 0 when no turn is left
-    or the game is not covered."""
-    if applies(state):
-        return potential(state, seat, cards)
+    (what :func:`cascadia.bots.potential.potential` gives), else ``model``; 0 when no
+    turn is left or the game is not covered. The turns left and where the A model
+    applies are worked out once (a search asks this at every rollout's leaf)."""
     turns = turns_left(state, seat)
-    if turns <= 0 or not covers(state):
+    if turns <= 0:
+        return 0.0
+    if applies(state):
+        return evaluate(features(state, seat, cards), turns)
+    if not covers(state):
         return 0.0
     return model.value(terms(state, seat, turns, cards))
 
