@@ -255,15 +255,15 @@ class GameCaller:
         return seat
 
 
-class _CallerOfGame(HTTPBearer):
+class _CallerOfGame(_AuthorizationHeader):
     """The :class:`GameCaller` of a request on the game its path names, the bearer token
     read as :data:`Authorization` reads it. One dependency, and a bearer-token scheme
     for the OpenAPI description as :data:`Authorization` is: FastAPI solves each
     dependency anew on every request, the header's own would be a second one."""
 
     async def __call__(self, request: Request, game_id: str) -> GameCaller:  # type: ignore[override]
-        authorization = request.headers.get("authorization")
-        return GameCaller(request.app.state.services, parse_game_id(game_id), authorization)
+        authorization = await super().__call__(request)
+        return GameCaller(services_of(request), parse_game_id(game_id), authorization)
 
 
 Caller = Annotated[GameCaller, Depends(_CallerOfGame(**BEARER_SCHEME))]
