@@ -33,7 +33,6 @@ from __future__ import annotations
 import ast
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from cascadia.bots import card_potential_coefficients as fitted
@@ -42,6 +41,7 @@ from cascadia.bots.valuation import CardCache
 from cascadia.domain.components import CARD_LETTERS, HABITATS, TURNS_PER_PLAYER, VARIANT_CARDS, WILDLIFE
 from cascadia.domain.state import GameState
 from cascadia.projections.habitats import largest_corridors
+from cascadia.replays.format import read_regular
 
 CARDS: tuple[str, ...] = (*CARD_LETTERS, *VARIANT_CARDS)
 """The cards a species may be scored by, each with a block of its own."""
@@ -103,6 +103,9 @@ def covers(state: GameState) -> bool:
     return not state.is_solo and not (state.options.two_card_sets and state.second_cards)
 
 
+MAX_MODULE_BYTES = 1 << 20
+"""The largest coefficients module :meth:`CardModel.read` reads (the package's is 16 kB)."""
+
 Block = tuple[str, str]
 """A block's key: ``("shared", scoring)`` or ``(species, card)``."""
 
@@ -132,9 +135,11 @@ class CardModel:
     @classmethod
     def read(cls, path: str | os.PathLike[str]) -> CardModel:
         """The model of a coefficients module written by ``cascadia train``, read as data
-        (its ``SHARED`` and ``SPECIES`` literals), never run."""
+        (its ``SHARED`` and ``SPECIES`` literals), never run; the file is opened as every
+        user-named file is (a regular file of at most :data:`MAX_MODULE_BYTES`)."""
         found: dict[str, Any] = {}
-        for node in ast.parse(Path(path).read_text(), filename=str(path)).body:
+        source = read_regular(path, "coefficients module", MAX_MODULE_BYTES).decode()
+        for node in ast.parse(source, filename=str(path)).body:
             if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
                 found[node.target.id] = ast.literal_eval(node.value)
         if {"SHARED", "SPECIES"} - set(found):
