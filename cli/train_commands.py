@@ -40,7 +40,7 @@ def train_command(
         spec.check()
     started = time.perf_counter()
     shards = sum(spec.shard_count for spec in specs)
-    err_console.print(f"training games: {plan.command()} (played into {data})", markup=False)
+    err_console.print(f"training games: {plan.command()}\nplayed into {data}", markup=False)
     with Progress(
         TextColumn("positions"),
         BarColumn(),
