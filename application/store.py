@@ -41,6 +41,7 @@ from cascadia.application.database import (
     require_psycopg,
 )
 from cascadia.application.settings import APP_NAME, resolve_settings
+from cascadia.application.sqlite_pool import keep_statements
 from cascadia.application.store_layouts import (
     SQLITE_LAYOUTS,
     layout_of,
@@ -95,11 +96,14 @@ class GameStore(Application[UUID]):
         """The recorder of the layout the database holds (:mod:`cascadia.application.store_layouts`):
         the keyed recorder for a new database, the compact or the library's recorder for
         a store written in those layouts earlier, so that old stores stay readable;
-        unless ``APPLICATION_RECORDER_TOPIC`` names another recorder. On PostgreSQL the
+        unless ``APPLICATION_RECORDER_TOPIC`` names another recorder. On SQLite the
+        connections keep their prepared statements
+        (:mod:`cascadia.application.sqlite_pool`). On PostgreSQL the
         tables are created under an advisory lock, because concurrent ``CREATE ... IF NOT
         EXISTS`` statements can collide."""
         module = self.env.get("PERSISTENCE_MODULE")
         if module == SQLITE_MODULE:
+            keep_statements(self.factory.datastore)  # type: ignore[attr-defined]
             tables = sqlite_tables(self.factory.datastore)  # type: ignore[attr-defined]
             self._default_recorder(layout_of(tables, SQLITE_LAYOUTS).recorder)
         if module != POSTGRES_MODULE:
