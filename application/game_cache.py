@@ -21,6 +21,7 @@ from uuid import UUID
 
 from cascadia.domain.events import GameEvent
 from cascadia.domain.game import Game
+from cascadia.projections.habitats import CorridorIndex
 
 CACHED_GAMES = 2000
 """How many games' states a process keeps between requests (a few tens of kB each)."""
@@ -34,6 +35,17 @@ class _Cached:
     """The state, never changed once kept (a reader takes a copy to play on)."""
     recent: tuple[GameEvent, ...]
     """The last events that led to it, in order, up to its version (maybe none)."""
+
+
+def _kept_copy(game: Game) -> Game:
+    """A copy of ``game`` to keep, its boards' corridor indexes brought up to date on it
+    (:meth:`CorridorIndex.of <cascadia.projections.habitats.CorridorIndex.of>`): every
+    copy handed out then carries them, so that scoring a board (a view scores every
+    board) takes in the tiles placed since rather than indexing the board afresh."""
+    kept = Game(game.state.copy())
+    for player in kept.state.players:
+        CorridorIndex.of(player.environment)
+    return kept
 
 
 class GameCache:
@@ -59,7 +71,7 @@ class GameCache:
             cached = self._games.get(game_id)
         if cached is None:
             game = self._load(game_id)
-            self._keep(_Cached(Game(game.state.copy()), ()))
+            self._keep(_Cached(_kept_copy(game), ()))
             return game
         return self._after(cached, self._events_after(game_id, cached.game.version))
 
@@ -81,7 +93,7 @@ class GameCache:
             self._keep(cached)
             return game
         Game.project(game, later)
-        self._keep(_Cached(Game(game.state.copy()), (*cached.recent, *later)[-RECENT_EVENTS:]))
+        self._keep(_Cached(_kept_copy(game), (*cached.recent, *later)[-RECENT_EVENTS:]))
         return game
 
     def stored(self, game: Game, events: Sequence[GameEvent]) -> None:
@@ -93,7 +105,7 @@ class GameCache:
             cached = self._games.get(game.id)
         follows = cached is not None and cached.game.version == events[0].originator_version - 1
         recent = (*cached.recent, *events) if follows else tuple(events)  # type: ignore[union-attr]
-        self._keep(_Cached(Game(game.state.copy()), recent[-RECENT_EVENTS:]))
+        self._keep(_Cached(_kept_copy(game), recent[-RECENT_EVENTS:]))
 
     def recent(self, game_id: UUID, after: int) -> tuple[Game, list[GameEvent]] | None:
         """The cached game (to read, never to change) and its events after version
