@@ -26,6 +26,7 @@ from cascadia.server.hub import Hub, repeat
 from cascadia.server.maps import MapService
 from cascadia.server.routes import fallback, games, maps, operations, reference, seats
 from cascadia.server.store import ServerStore
+from cascadia.server.threads import WorkerThreads
 from fastapi import APIRouter, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
@@ -82,7 +83,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     service = GameService(store)
     hub = Hub(store, config.poll_interval)
     maps = MapService(service)
-    services = ServerServices(service, maps, hub, store)
+    threads = WorkerThreads()
+    services = ServerServices(service, maps, hub, store, threads)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -98,6 +100,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            threads.close()
             store.close()
             metrics.process_exited()
 

@@ -34,6 +34,7 @@ from cascadia.server.maps import MapService, parse_map_id
 from cascadia.server.numbers import client_number, parse_id
 from cascadia.server.problems import Problem
 from cascadia.server.store import LINK_REPLACED, SEAT_HANDED, RecordState, ServerStore
+from cascadia.server.threads import WorkerThreads
 from cascadia.server.tokens import seat_of_ticket, seat_of_token, token_digest
 from fastapi import Depends, Header, Query, Request
 from fastapi.security import HTTPBearer
@@ -71,13 +72,14 @@ LastEventId = Annotated[str | None, Header()]
 @dataclass(frozen=True)
 class ServerServices:
     """What the routes call: the games, the maps, the hub (news of games and maps for
-    this process's streams) and the store, as :func:`~cascadia.server.app.create_app`
-    put them in ``app.state``."""
+    this process's streams), the store and the worker threads of the routes a game in
+    play calls, as :func:`~cascadia.server.app.create_app` put them in ``app.state``."""
 
     games: GameService
     maps: MapService
     hub: Hub
     store: ServerStore
+    threads: WorkerThreads
 
     def take_bot_turns(self, game_id: UUID) -> None:
         """Let the bots of ``game_id`` move (a route runs this after its answer is sent),

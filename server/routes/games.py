@@ -1,5 +1,10 @@
 """Games: create and list them; a game's view, commands, events, event stream, stream
-tickets, and once it is over its score, log and fairness record."""
+tickets, and once it is over its score, log and fairness record.
+
+The routes a game in play calls for every command (its view, a command, its events) are
+``async`` and run their work in the server's worker threads
+(:mod:`cascadia.server.threads`); the others are sync routes, which FastAPI runs in
+anyio's."""
 
 from __future__ import annotations
 
@@ -13,6 +18,7 @@ from cascadia.server.dependencies import (
     GameCaller,
     GameId,
     NumberQuery,
+    ServerServices,
     Services,
     StreamRequest,
     parse_game_id,
@@ -79,7 +85,12 @@ def list_games(services: Services, limit: NumberQuery = None) -> JSONResponse:
 
 
 @routes.get("/api/games/{game_id}")
-def read_game(caller: Caller, background: BackgroundTasks) -> JSONResponse:
+async def read_game(caller: Caller, background: BackgroundTasks) -> JSONResponse:
+    return await caller.services.threads.run(_read_game, caller, background)
+
+
+def _read_game(caller: GameCaller, background: BackgroundTasks) -> JSONResponse:
+    """The caller's view of the game (in a worker thread)."""
     seat = caller.seat()
     view = caller.games.view(caller.game_id, seat, caller.record_now())
     if view["bot_to_move"]:  # e.g. a process died between a command and its bots' turn
@@ -88,7 +99,7 @@ def read_game(caller: Caller, background: BackgroundTasks) -> JSONResponse:
 
 
 @routes.post("/api/games/{game_id}/commands")
-def post_command(
+async def post_command(
     game_id: str,
     body: CommandIn,
     request: Request,
@@ -96,6 +107,17 @@ def post_command(
     authorization: Authorization = None,
 ) -> JSONResponse:
     services = services_of(request)
+    return await services.threads.run(_post_command, services, game_id, body, background, authorization)
+
+
+def _post_command(
+    services: ServerServices,
+    game_id: str,
+    body: CommandIn,
+    background: BackgroundTasks,
+    authorization: str | None,
+) -> JSONResponse:
+    """Play the command of the token's seat (in a worker thread)."""
     # the game and the seat are found inside the timer (and after the body is checked):
     # a command refused for its id or its token is counted and timed as refused
     with metrics.command_timer():
@@ -109,7 +131,12 @@ def post_command(
 
 
 @routes.get("/api/games/{game_id}/events")
-def read_events(caller: Caller, start: EventsAfter) -> JSONResponse:
+async def read_events(caller: Caller, start: EventsAfter) -> JSONResponse:
+    return await caller.services.threads.run(_read_events, caller, start)
+
+
+def _read_events(caller: GameCaller, start: int) -> JSONResponse:
+    """The game's events after ``start`` as the caller sees them (in a worker thread)."""
     version, events, _ = caller.games.events(caller.game_id, caller.seat(), start)
     return answer({"version": version, "events": events})
 
