@@ -17,6 +17,7 @@ clock of :mod:`cascadia.server.turn_clock`).
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import threading
@@ -54,7 +55,7 @@ from cascadia.server.store import (
 from cascadia.server.tokens import new_token, same_token, token_digest
 from cascadia.server.turn_clock import HANDOVER_BOT, MAX_TURN_SECONDS, MIN_TURN_SECONDS, TurnClock
 from cascadia.server.view_cache import RenderedView, ViewCache
-from cascadia.server.views import event_for, masks_for, state_for
+from cascadia.server.views import event_for, json_text, legal_json, masks_for, state_for
 
 if TYPE_CHECKING:  # the types only: the use cases play the games
     from cascadia.bots.base import Bot
@@ -258,11 +259,17 @@ class GameService:
             return self.store.game(record.game_id)
 
     def view(self, game_id: UUID, seat: int | None, now: RecordState | None = None) -> dict[str, Any]:
-        """The game as a spectator (``seat=None``) or one seat sees it; ``now``: its
-        record as the request read it already (to check the seat's token), else read
-        here. Rendered once per version of the game and of its record and kept
-        (:class:`~cascadia.server.view_cache.ViewCache`); the turn's seconds left are
-        added to each answer."""
+        """The game as a spectator (``seat=None``) or one seat sees it: the data of
+        :meth:`view_text`."""
+        text, _ = self.view_text(game_id, seat, now)
+        return json.loads(text)  # type: ignore[no-any-return]
+
+    def view_text(self, game_id: UUID, seat: int | None, now: RecordState | None = None) -> tuple[str, bool]:
+        """The JSON of the game as a spectator (``seat=None``) or one seat sees it, and
+        whether a bot is to move; ``now``: its record as the request read it already (to
+        check the seat's token), else read here. Rendered once per version of the game
+        and of its record and kept (:class:`~cascadia.server.view_cache.ViewCache`); the
+        turn's seconds left are added to each answer."""
         now = now or self.record_now(game_id)
         record = now.record
         game = self._load(record)
@@ -275,30 +282,28 @@ class GameService:
             self.clock.forget(game_id)
         elif rendered.human_to_move:
             left = self.clock.saw(game_id, rendered.version, record.turn_seconds)
-        return {**rendered.head, "turn_seconds_left": None if left is None else round(left), **rendered.tail}
+        return rendered.text(None if left is None else round(left)), rendered.bot_to_move
 
     def _render(self, now: RecordState, game: Game, seat: int | None) -> RenderedView:
-        """The view of ``game`` by ``seat`` under the record ``now``, but for the clock."""
+        """The view of ``game`` by ``seat`` under the record ``now``, but for the clock:
+        ``{summary..., "turn_seconds_left", "state", "seat", "your_turn",
+        "legal_commands", "bot_to_move"}``, encoded in pieces (the legal commands'
+        entries are kept encoded: :func:`~cascadia.server.views.legal_json`)."""
         record, state = now.record, game.state
-        your_turn, legal = None, None  # a spectator's
+        your_turn, legal = None, "null"  # a spectator's
         if seat is not None:
             your_turn = not state.finished and state.current == seat
-            commands = game.legal_commands() if your_turn else []
-            legal = [{"command": c.to_dict(), "text": str(c)} for c in commands]
-        tail = {
-            "state": state_for(state, seat),
-            "seat": seat,
-            "your_turn": your_turn,
-            "legal_commands": legal,
-            "bot_to_move": self.bot_due(game, record),
-        }
+            legal = legal_json(game.legal_commands() if your_turn else [])
+        bot = self.bot_due(game, record)
+        viewer = json_text({"state": state_for(state, seat), "seat": seat, "your_turn": your_turn})
         return RenderedView(
             version=game.version,
             record_version=record.originator_version,
-            head=self.summary(record, game, now),
-            tail=tail,
+            head=json_text(self.summary(record, game, now))[:-1],
+            tail=f'{viewer[1:-1]},"legal_commands":{legal},"bot_to_move":{json_text(bot)}}}',
             finished=state.finished,
             human_to_move=not state.finished and record.kinds[state.current] == HUMAN,
+            bot_to_move=bot,
         )
 
     def summary(self, record: ServerGameOpened, game: Game, now: RecordState | None = None) -> dict[str, Any]:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
 from uuid import UUID
 
 VIEWS_KEPT = 1000
@@ -24,17 +23,24 @@ VIEWS_KEPT = 1000
 @dataclass(frozen=True)
 class RenderedView:
     """One viewer's view of a game at ``version`` (the game's) and ``record_version``
-    (its server record's), but for its turn's seconds left, which go between ``head``
-    (what a list of games says of it) and ``tail`` (the state as the viewer sees it, the
-    seat, its legal commands, whether a bot is to move)."""
+    (its server record's), as JSON text but for its turn's seconds left, which go between
+    ``head`` (what a list of games says of it: an object without its closing brace) and
+    ``tail`` (the state as the viewer sees it, the seat, its legal commands, whether a
+    bot is to move: members without the opening brace)."""
 
     version: int
     record_version: int
-    head: dict[str, Any]
-    tail: dict[str, Any]
+    head: str
+    tail: str
     finished: bool
     human_to_move: bool
     """whether a human seat is to move (then its turn's clock runs)"""
+    bot_to_move: bool
+
+    def text(self, seconds_left: int | None) -> str:
+        """The view's JSON with its turn's ``seconds_left`` (``null`` for ``None``)."""
+        left = "null" if seconds_left is None else str(seconds_left)
+        return f'{self.head},"turn_seconds_left":{left},{self.tail}'
 
 
 class ViewCache:

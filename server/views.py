@@ -17,15 +17,21 @@ for its viewer: it says no more than the masked payload does.
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cascadia.domain.commands import Command
 from cascadia.domain.events import GameEvent, GameStarted, ScoringCardsDrawn, SecretCardsDealt
 from cascadia.domain.state import GameState
 from cascadia.projections.describe import describe_event
 from cascadia.projections.player_view import EVERYTHING, SPECTATOR, player_view
 from cascadia.projections.position import format_position
 
+LEGAL_ENTRIES = 8192
+"""The legal commands' JSON entries kept (every placement of a tile next to a board of
+40 tiles is about 1,500)."""
 Masks = dict[str, Any] | None
 """What to put in place of the hidden parts of a game's events for one viewer (``None``:
 nothing is hidden any more)."""
@@ -41,6 +47,25 @@ def state_for(state: GameState, viewer: int | None) -> dict[str, Any]:
     shown = EVERYTHING if state.finished else _viewer(viewer)
     view = player_view(state, shown)
     return {**view, "position": format_position(state, shown, view)}
+
+
+def json_text(value: Any) -> str:
+    """``value`` as JSON, as the server's answers are encoded (Starlette's
+    ``JSONResponse``: UTF-8 text as it is, no NaN, no spaces)."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"))
+
+
+@functools.lru_cache(maxsize=LEGAL_ENTRIES)
+def _legal_entry(command: Command) -> str:
+    return json_text({"command": command.to_dict(), "text": str(command)})
+
+
+def legal_json(commands: Sequence[Command]) -> str:
+    """The JSON of a view's legal commands, ``[{"command": plain data, "text":
+    notation}, ...]``, each entry encoded once per command value and kept (a view lists
+    tens of commands, a few hundred while a tile is placed, mostly the same from one
+    view to the next)."""
+    return "[" + ",".join([_legal_entry(command) for command in commands]) + "]"
 
 
 def masks_for(state: GameState, viewer: int | None) -> Masks:

@@ -55,7 +55,7 @@ def _failing_view(api: TestClient) -> httpx.Response:
     def broken(*_: object) -> None:
         raise RuntimeError("a bug")
 
-    api.app.state.service.view = broken  # type: ignore[attr-defined]
+    api.app.state.service.view_text = broken  # type: ignore[attr-defined]
     return api.get(f"/api/games/{gid}")
 
 

@@ -12,6 +12,8 @@ import pytest
 from cascadia.server.games import GameService, SeatSpec
 from cascadia.server.store import ServerStore
 from cascadia.server.turn_clock import TurnClock
+from cascadia.server.views import state_for
+from fastapi.responses import JSONResponse
 
 
 class Clock:
@@ -87,3 +89,36 @@ def test_a_seat_handed_to_a_bot_renders_the_view_again(store: ServerStore) -> No
     assert after["version"] == before["version"]
     assert [s["handed"] for s in before["seats"]] == [None, None]
     assert after["seats"][1]["handed"] == {"bot": "greedy", "reason": "creator"}
+
+
+def test_a_view_encoded_in_pieces_is_the_whole_view_encoded_at_once(store: ServerStore) -> None:
+    """The view's JSON, rendered in pieces with the legal commands' entries kept encoded,
+    is byte for byte the JSON of the whole view built as one object (as the routes
+    answered it before), for the seat to move (while it takes and while it places),
+    the other seat and a spectator."""
+    service = GameService(store)
+    game_id = _game(service)
+    for _ in range(3):
+        game = store.game(game_id)
+        mover = game.state.current
+        for viewer in (mover, 1 - mover, None):
+            now = service.record_now(game_id)
+            text, bot_to_move = service.view_text(game_id, viewer, now)
+            whole = {
+                **service.summary(now.record, game, now),
+                "turn_seconds_left": None,
+                "state": state_for(game.state, viewer),
+                "seat": viewer,
+                "your_turn": None if viewer is None else viewer == mover,
+                "legal_commands": None
+                if viewer is None
+                else [
+                    {"command": c.to_dict(), "text": str(c)}
+                    for c in (game.legal_commands() if viewer == mover else [])
+                ],
+                "bot_to_move": False,
+            }
+            assert text.encode() == JSONResponse(whole).body
+            assert bot_to_move is False
+        command = game.legal_commands()[-1]
+        service.play(game_id, mover, command.to_dict(), game.version)

@@ -12,12 +12,18 @@ from typing import Any
 
 from cascadia.server.bodies import BoundedJSONRoute
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 
 def router() -> APIRouter:
     """A router whose routes read their JSON bodies with the bounded parser."""
     return APIRouter(route_class=BoundedJSONRoute)
+
+
+def answer_text(text: str) -> Response:
+    """A JSON answer already encoded as :func:`answer` encodes (the same bytes and
+    headers)."""
+    return Response(text.encode("utf-8"), media_type=JSONResponse.media_type)
 
 
 def answer(data: Any, status: int = 200) -> JSONResponse:

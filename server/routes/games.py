@@ -27,7 +27,7 @@ from cascadia.server.dependencies import (
 from cascadia.server.games import CreatedGame, SeatSpec
 from cascadia.server.maps import parse_map_id
 from cascadia.server.numbers import client_number
-from cascadia.server.routes import answer, router
+from cascadia.server.routes import answer, answer_text, router
 from cascadia.server.schemas import CommandIn, CreateGameIn, join_link
 from cascadia.server.store import LISTED_GAMES
 from cascadia.server.streams import event_stream, sse_response
@@ -85,17 +85,17 @@ def list_games(services: Services, limit: NumberQuery = None) -> JSONResponse:
 
 
 @routes.get("/api/games/{game_id}")
-async def read_game(caller: Caller, background: BackgroundTasks) -> JSONResponse:
+async def read_game(caller: Caller, background: BackgroundTasks) -> Response:
     return await caller.services.threads.run(_read_game, caller, background)
 
 
-def _read_game(caller: GameCaller, background: BackgroundTasks) -> JSONResponse:
+def _read_game(caller: GameCaller, background: BackgroundTasks) -> Response:
     """The caller's view of the game (in a worker thread)."""
     seat = caller.seat()
-    view = caller.games.view(caller.game_id, seat, caller.record_now())
-    if view["bot_to_move"]:  # e.g. a process died between a command and its bots' turn
+    view, bot_to_move = caller.games.view_text(caller.game_id, seat, caller.record_now())
+    if bot_to_move:  # e.g. a process died between a command and its bots' turn
         background.add_task(caller.services.take_bot_turns, caller.game_id)
-    return answer(view)
+    return answer_text(view)
 
 
 @routes.post("/api/games/{game_id}/commands")

@@ -13,18 +13,19 @@ from cascadia.server.dependencies import (
     bearer_token,
 )
 from cascadia.server.problems import Problem
-from cascadia.server.routes import answer, router
+from cascadia.server.routes import answer, answer_text, router
 from cascadia.server.schemas import HandToBotIn, MarkIn, join_link
-from fastapi import BackgroundTasks
+from fastapi import BackgroundTasks, Response
 from fastapi.responses import JSONResponse
 
 routes = router()
 
 
 @routes.get("/api/games/{game_id}/seats/{seat}")
-def read_seat(caller: Caller, seat: AskedSeat) -> JSONResponse:
+def read_seat(caller: Caller, seat: AskedSeat) -> Response:
     mine = caller.player(seat)
-    return answer(caller.games.view(caller.game_id, mine, caller.record_now()))
+    view, _ = caller.games.view_text(caller.game_id, mine, caller.record_now())
+    return answer_text(view)
 
 
 @routes.post("/api/games/{game_id}/seats/{seat}/link")
