@@ -7,8 +7,8 @@ view, a command and a read of the events are called once or twice for every comm
 played, so their routes are ``async`` and hand their work (the store's reads and
 writes, the rules, the rendering) to :class:`WorkerThreads`: as many threads as anyio's
 default limiter lets run at once, each call in a copy of the caller's context as anyio
-runs it. Under callgrind this was about 5% of a command's instructions
-(``tests/benchmarks/count_requests.py``).
+runs it (``tests/benchmarks/count_requests.py`` under callgrind: 9.63 and 9.70 M
+instructions a command against 9.72-10.25 M with anyio's threads; docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
