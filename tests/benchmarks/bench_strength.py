@@ -66,8 +66,8 @@ def summary(label: str, games: list[dict]) -> str:
     return (
         f"{label}: mean {statistics.fmean(totals):.2f} (95% CI {_interval(totals)} over "
         f"n={len(totals)} seats, sd {sd:.1f}; {_interval(per_game)} over {len(games)} "
-        f"games); a move {statistics.fmean(wall) * 1000:.0f} ms wall, CPU mean "
-        f"{statistics.fmean(cpu) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms"
+        f"games); a move {statistics.fmean(wall) * 1000:.1f} ms wall, CPU mean "
+        f"{statistics.fmean(cpu) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms"
     )
 
 
