@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
-from cascadia.bots.agents.actions import execute, legal_actions, mask, mask_of
+from cascadia.bots.agents.actions import Choices, execute
 from cascadia.bots.agents.observation import Observation, Observer
 from cascadia.bots.agents.scores import RunningTotals
 from cascadia.bots.position_game import position_game
@@ -43,8 +43,8 @@ class Episode:
         self.from_start = bool(self.events)
         """Whether the episode holds the game's events from its start (a game built from
         a position has none before it)."""
-        self._actions: list[int] = []
-        self._actions_at = -1
+        self._choices: Choices | None = None
+        self._choices_at = -1
         self._legal: npt.NDArray[np.int8] = np.zeros(0, dtype=np.int8)
         self._legal_at = -1
         self._running = RunningTotals(len(self.game.state.players))
@@ -78,28 +78,36 @@ class Episode:
         return cls(position_game(position, seed))
 
     @property
+    def choices(self) -> Choices:
+        """The choices of the decision now (:class:`~cascadia.bots.agents.actions.Choices`),
+        listed by the engine when first asked for after a move (the bots' moves in the
+        Gymnasium environment need none) and kept for the legal actions, the mask and the
+        check of the action played."""
+        version = self.game.version
+        if self._choices is None or self._choices_at != version:
+            self._choices = Choices(self.game)
+            self._choices_at = version
+        return self._choices
+
+    @property
     def legal(self) -> npt.NDArray[np.int8]:
-        """The mask of the legal actions now (:func:`~cascadia.bots.agents.actions.mask`),
-        worked out when first asked for after a move (the bots' moves in the Gymnasium
-        environment need none) and kept for the check of the action played: from
-        :meth:`legal_actions` if they were asked for first (OpenSpiel), so that the
-        engine lists the choices once."""
+        """The mask of the legal actions now (:meth:`Choices.mask`), one array kept until
+        the next move (the episode does not read it: it checks an action by its
+        :attr:`choices`)."""
         version = self.game.version
         if self._legal_at != version:
-            self._legal = mask_of(self._actions) if self._actions_at == version else mask(self.game)
+            self._legal = self.choices.mask()
             self._legal_at = version
         return self._legal
 
     def legal_actions(self) -> list[int]:
         """The legal actions now, in the order of :meth:`Game.legal_commands`
-        (:func:`~cascadia.bots.agents.actions.legal_actions`, kept until the next move)."""
-        if self._actions_at != self.game.version:
-            self._actions = legal_actions(self.game)
-            self._actions_at = self.game.version
-        return list(self._actions)
+        (:meth:`Choices.actions`, a new list)."""
+        return self.choices.actions()
 
     def observe(self, seat: int, action_mask: npt.NDArray[np.int8]) -> Observation:
-        """What ``seat`` sees now, with ``action_mask`` (:mod:`cascadia.bots.agents.observation`)."""
+        """What ``seat`` sees now, with ``action_mask``, an array the observation holds as it
+        is (:meth:`~cascadia.bots.agents.observation.Observer.observe`)."""
         if self._observer is None:
             self._observer = Observer(len(self.game.state.players))
         return self._observer.observe(self.game.state, seat, action_mask)
@@ -107,7 +115,7 @@ class Episode:
     def play(self, action: int) -> Command:
         """Play ``action`` (an :class:`~cascadia.bots.agents.actions.IllegalActionError`, the game
         unchanged, unless it is legal now); the command played."""
-        command = execute(self.game, action, self.legal)
+        command = execute(self.game, action, self.choices)
         self.events += self.game.collect_events()
         return command
 

@@ -126,7 +126,7 @@ class CascadiaEnv(gymnasium.Env[Observation, int]):
 
     def _observation(self) -> Observation:
         episode = self._episode()
-        return episode.observe(self.seat, episode.legal)
+        return episode.observe(self.seat, episode.choices.mask())
 
     def _episode(self) -> Episode:
         if self.episode is None:

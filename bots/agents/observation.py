@@ -90,7 +90,7 @@ def observation_space(players: int) -> spaces.Dict:
 def observe(game: Game, seat: int, action_mask: npt.NDArray[np.int8]) -> Observation:
     """What ``seat`` sees of ``game`` now, with (a copy of) its ``action_mask`` (all 0
     when another seat is to move): :meth:`Observer.observe` of a new observer."""
-    return Observer(len(game.state.players)).observe(game.state, seat, action_mask)
+    return Observer(len(game.state.players)).observe(game.state, seat, action_mask.copy())
 
 
 class Observer:
@@ -112,8 +112,9 @@ class Observer:
         """The market tiles and tokens :attr:`_market` shows."""
 
     def observe(self, state: GameState, seat: int, action_mask: npt.NDArray[np.int8]) -> Observation:
-        """What ``seat`` sees of ``state`` (a state of this observer's game), with (a copy
-        of) its ``action_mask``; every array a new one."""
+        """What ``seat`` sees of ``state`` (a state of this observer's game), with its
+        ``action_mask``, which the observation holds as it is (the caller hands in an array
+        of the observation's own); every other array a new one."""
         players = len(state.players)
         order = [*range(seat, players), *range(seat)]
         self._bring_up_to_date(state)
@@ -141,7 +142,7 @@ class Observer:
             "cards": cards.copy(),
             "secret_cards": secret_cards.copy(),
             "bag": np.array(state.bag, dtype=np.int16),
-            "action_mask": action_mask.copy(),
+            "action_mask": action_mask,
         }
 
     def _market_seen(self, state: GameState) -> npt.NDArray[np.int8]:
