@@ -43,6 +43,7 @@ none. Every entry is a small whole number (``int8``, ``int16`` for counts)::
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import islice
 from typing import Any
 
@@ -107,23 +108,24 @@ class Observer:
         """Per seat, the number of tokens written onto its planes."""
         self._cards: dict[tuple[int | str, ...], tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]] = {}
         """Per seat and the species hidden from it, its ``cards`` and ``secret_cards``."""
-        self._market = np.zeros((SLOTS, TILE_FEATURES), dtype=np.int8)
-        self._market_of: tuple[int | str | None, ...] = ()
-        """The market tiles and tokens :attr:`_market` shows."""
+        self._market = Kept(_market_array)
+        self._held = Kept(_held_array)
+        self._nature_tokens = Kept(_counts_array)
+        self._bag = Kept(_counts_array)
 
     def observe(self, state: GameState, seat: int, action_mask: npt.NDArray[np.int8]) -> Observation:
         """What ``seat`` sees of ``state`` (a state of this observer's game), with its
         ``action_mask``, which the observation holds as it is (the caller hands in an array
         of the observation's own); every other array a new one."""
-        players = len(state.players)
-        order = [*range(seat, players), *range(seat)]
+        players = state.players
+        order = [*range(seat, len(players)), *range(seat)]
         self._bring_up_to_date(state)
         cards, secret_cards = self._cards_seen(state, seat, order)
         ts = state.turn_state
         turn = [
             state.turn,
             state.stack_size,
-            (state.current - seat) % players,
+            (state.current - seat) % len(players),
             ts.three_wipe_used,
             ts.free_choice,
             ts.taken_tile is not None,
@@ -135,32 +137,15 @@ class Observer:
             "boards": self._boards.copy()
             if seat == 0
             else np.concatenate((self._boards[seat:], self._boards[:seat])),
-            "market": self._market_seen(state).copy(),
-            "held": _market_row(ts.taken_tile, ts.taken_wildlife).copy(),
+            "market": self._market.copy_of((*state.market_tiles, *state.market_wildlife)),
+            "held": self._held.copy_of((ts.taken_tile, ts.taken_wildlife)),
             "turn": np.array(turn, dtype=np.int16),
-            "nature_tokens": np.array([state.players[s].nature_tokens for s in order], dtype=np.int16),
+            "nature_tokens": self._nature_tokens.copy_of(tuple([players[s].nature_tokens for s in order])),
             "cards": cards.copy(),
             "secret_cards": secret_cards.copy(),
-            "bag": np.array(state.bag, dtype=np.int16),
+            "bag": self._bag.copy_of(tuple(state.bag)),
             "action_mask": action_mask,
         }
-
-    def _market_seen(self, state: GameState) -> npt.NDArray[np.int8]:
-        """The ``market`` array, kept while the market's tiles and tokens stay the same
-        (read-only: :meth:`observe` hands out copies); its rows joined from
-        :data:`MARKET_ROWS`, padded with rows of nothing to :data:`SLOTS`."""
-        key = (*state.market_tiles, *state.market_wildlife)
-        if key != self._market_of:
-            rows = b"".join(
-                [
-                    _market_row(tile, token).tobytes()
-                    for tile, token in zip(state.market_tiles, state.market_wildlife, strict=True)
-                ]
-            )
-            rows += bytes(SLOTS * TILE_FEATURES - len(rows))
-            self._market = np.frombuffer(rows, dtype=np.int8).reshape(SLOTS, TILE_FEATURES)
-            self._market_of = key
-        return self._market
 
     def _cards_seen(
         self, state: GameState, seat: int, order: list[int]
@@ -247,9 +232,51 @@ def _market_rows() -> npt.NDArray[np.int8]:
 MARKET_ROWS = _market_rows()
 
 
-def _market_row(tile_id: int | None, token: str | None) -> npt.NDArray[np.int8]:
-    """The market row of ``tile_id`` and ``token`` (:data:`MARKET_ROWS`; a view of it)."""
-    return MARKET_ROWS[0 if tile_id is None else tile_id + 1, 0 if token is None else SPECIES_NUMBER[token]]
+MARKET_ROW_BYTES: list[list[bytes]] = [[row.tobytes() for row in rows] for rows in MARKET_ROWS]
+""":data:`MARKET_ROWS` as bytes."""
+
+
+def _market_index(tile_id: int | None, token: str | None) -> tuple[int, int]:
+    """The place in :data:`MARKET_ROWS` of the market row of ``tile_id`` and ``token``."""
+    return 0 if tile_id is None else tile_id + 1, 0 if token is None else SPECIES_NUMBER[token]
+
+
+def _market_array(market: tuple[int | str | None, ...]) -> npt.NDArray[np.int8]:
+    """The ``market`` array of ``market`` (its tiles, then its tokens; read-only): its rows
+    joined from :data:`MARKET_ROW_BYTES`, padded with rows of nothing to :data:`SLOTS`."""
+    slots = len(market) // 2
+    rows = b"".join([MARKET_ROW_BYTES[i][j] for i, j in map(_market_index, market[:slots], market[slots:])])
+    rows += bytes(SLOTS * TILE_FEATURES - len(rows))
+    return np.frombuffer(rows, dtype=np.int8).reshape(SLOTS, TILE_FEATURES)
+
+
+def _held_array(held: tuple[int | None, str | None]) -> npt.NDArray[np.int8]:
+    """The ``held`` array of the tile and token taken (a view of :data:`MARKET_ROWS`)."""
+    return MARKET_ROWS[_market_index(*held)]
+
+
+def _counts_array(counts: tuple[int, ...]) -> npt.NDArray[np.int16]:
+    """An array of ``counts``."""
+    return np.array(counts, dtype=np.int16)
+
+
+class Kept:
+    """One array of an observation, kept while what it is made from stays the same (a
+    market between takes, a bag between refills), and handed out as copies."""
+
+    __slots__ = ("_array", "_make", "_of")
+
+    def __init__(self, make: Callable[[Any], npt.NDArray[Any]]) -> None:
+        self._make = make
+        self._of: object = None
+        self._array: npt.NDArray[Any] = np.zeros(0)
+
+    def copy_of(self, of: tuple[Any, ...]) -> npt.NDArray[Any]:
+        """A copy of ``make(of)``, made again only when ``of`` differs from the last."""
+        if of != self._of:
+            self._array = self._make(of)
+            self._of = of
+        return self._array.copy()
 
 
 def _cards(cards: dict[str, str], hidden: list[str]) -> list[list[int]]:
