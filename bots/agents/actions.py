@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Collection
+from functools import cache
 from itertools import combinations
 from typing import Final
 
@@ -75,6 +76,8 @@ NATURE_FREE: Final = WIPE_THREE + 1
 NATURE_WIPE: Final = NATURE_FREE + 1
 ACTION_COUNT: Final = NATURE_WIPE + 2**SLOTS - 1
 """The size of the action space."""
+MASK_DTYPE: Final = np.dtype(np.int8)
+"""A mask's dtype (a dtype object, which numpy takes without looking it up)."""
 EVERY_ROTATION: Final = tuple(range(ROTATIONS))
 PLACEMENT_ROWS: Final = np.arange(PLACE_TILE, PLACE_WILDLIFE, dtype=np.intp).reshape(
     len(BOARD_HEXES), ROTATIONS
@@ -142,6 +145,13 @@ def decode(action: int) -> Command:
         raise IllegalActionError(f"an action is a whole number, not {action!r}") from None
     if not 0 <= a < ACTION_COUNT:
         raise IllegalActionError(f"actions are 0 to {ACTION_COUNT - 1}, not {action!r}")
+    return _command(a)
+
+
+@cache
+def _command(a: int) -> Command:
+    """The command of action ``a`` (0 to ``ACTION_COUNT - 1``), made once: commands are
+    frozen values, so :func:`decode` hands out the same one each time."""
     if a < PLACE_TILE:
         return Take(*divmod(a - TAKE, SLOTS))
     if a < PLACE_WILDLIFE:
@@ -219,7 +229,7 @@ class Choices:
         if self.before is not None:
             return mask_of(self.before)
         rotations, targets = self.rotations, self.targets
-        found = np.zeros(ACTION_COUNT, dtype=np.int8)
+        found = np.zeros(ACTION_COUNT, dtype=MASK_DTYPE)
         if rotations:
             every = list(rotations.values())
             rots = every[0]
@@ -291,7 +301,7 @@ them (in slot order)."""
 def mask_of(actions: list[int]) -> npt.NDArray[np.int8]:
     """``ACTION_COUNT`` entries, 1 for exactly ``actions``. ``int8`` rather than ``bool``,
     as PettingZoo and Gymnasium spaces expect."""
-    found = np.zeros(ACTION_COUNT, dtype=np.int8)
+    found = np.zeros(ACTION_COUNT, dtype=MASK_DTYPE)
     found[np.array(actions, dtype=np.intp)] = 1
     return found
 

@@ -1,5 +1,5 @@
-"""One environment episode: a game played by actions, its events kept as they are
-emitted, so that every episode is a log (:meth:`Episode.export_log`)."""
+"""One environment episode: a game played by actions, its events kept (collected from
+the game when read), so that every episode is a log (:meth:`Episode.export_log`)."""
 
 from __future__ import annotations
 
@@ -39,8 +39,8 @@ class Episode:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.events: list[GameEvent] = self.game.collect_events()
-        self.from_start = bool(self.events)
+        self._events: list[GameEvent] = self.game.collect_events()
+        self.from_start = bool(self._events)
         """Whether the episode holds the game's events from its start (a game built from
         a position has none before it)."""
         self._choices: Choices | None = None
@@ -83,7 +83,7 @@ class Episode:
         listed by the engine when first asked for after a move (the bots' moves in the
         Gymnasium environment need none) and kept for the legal actions, the mask and the
         check of the action played."""
-        version = self.game.version
+        version = self.game.state.version
         if self._choices is None or self._choices_at != version:
             self._choices = Choices(self.game)
             self._choices_at = version
@@ -115,14 +115,18 @@ class Episode:
     def play(self, action: int) -> Command:
         """Play ``action`` (an :class:`~cascadia.bots.agents.actions.IllegalActionError`, the game
         unchanged, unless it is legal now); the command played."""
-        command = execute(self.game, action, self.choices)
-        self.events += self.game.collect_events()
-        return command
+        return execute(self.game, action, self.choices)
 
     def play_command(self, command: Command) -> None:
         """Play a command chosen by a bot (bots choose legal commands)."""
         self.game.execute(command)
-        self.events += self.game.collect_events()
+
+    @property
+    def events(self) -> list[GameEvent]:
+        """The game's events so far (those it emitted since the last read are collected
+        now, rather than after each move)."""
+        self._events += self.game.collect_events()
+        return self._events
 
     def totals(self, seats: Sequence[int] | None = None) -> list[int]:
         """The score of each of ``seats`` (default: every seat) as the boards stand (the
@@ -140,7 +144,7 @@ class Episode:
                 [float(total) for total in self.totals(seats)] if self.game.finished else [0.0] * len(seats)
             )
         changes = []
-        for seat, score in zip(seats, self.totals(seats), strict=True):
+        for seat, score in zip(seats, self._running.totals(self.game.state, seats), strict=True):
             changes.append(float(score - self._rewarded[seat]))
             self._rewarded[seat] = score
         return changes

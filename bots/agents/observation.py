@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import islice
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -58,11 +59,18 @@ from cascadia.projections.player_view import hidden_species
 from gymnasium import spaces
 
 BOARD_CHANNELS = 14
+TOKEN_CHANNEL = 7
+"""The board channel of a hex's token."""
 TILE_FEATURES = 9
 TURN_FEATURES = 9
 CARD_NAMES: tuple[str, ...] = CARD_LETTERS + VARIANT_CARDS
 MAX_COUNT = 200
 """A bound for the counts (turn, stack, nature tokens, bag): none of them reaches it."""
+
+NATURE_TOKENS = attrgetter("nature_tokens")
+INT8 = np.dtype(np.int8)
+INT16 = np.dtype(np.int16)
+"""The dtypes of the arrays (as dtype objects, which numpy takes without looking them up)."""
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -102,6 +110,11 @@ class Observer:
 
     def __init__(self, players: int) -> None:
         self._boards = np.zeros((players, len(BOARD_HEXES), BOARD_CHANNELS), dtype=np.int8)
+        self._planes = memoryview(self._boards).cast("B")
+        """:attr:`_boards` as bytes, written a hex's row at a time (cheaper than numpy's
+        indexing for a few bytes)."""
+        self._orders = [[*range(seat, players), *range(seat)] for seat in range(players)]
+        """Per observing seat, the seats in the order it sees them."""
         self._tiled = [0] * players
         """Per seat, the number of tiles written onto its planes."""
         self._tokened = [0] * players
@@ -118,9 +131,10 @@ class Observer:
         ``action_mask``, which the observation holds as it is (the caller hands in an array
         of the observation's own); every other array a new one."""
         players = state.players
-        order = [*range(seat, len(players)), *range(seat)]
+        order = self._orders[seat]
         self._bring_up_to_date(state)
         cards, secret_cards = self._cards_seen(state, seat, order)
+        nature_tokens = tuple(map(NATURE_TOKENS, players))
         ts = state.turn_state
         turn = [
             state.turn,
@@ -139,8 +153,8 @@ class Observer:
             else np.concatenate((self._boards[seat:], self._boards[:seat])),
             "market": self._market.copy_of((*state.market_tiles, *state.market_wildlife)),
             "held": self._held.copy_of((ts.taken_tile, ts.taken_wildlife)),
-            "turn": np.array(turn, dtype=np.int16),
-            "nature_tokens": self._nature_tokens.copy_of(tuple([players[s].nature_tokens for s in order])),
+            "turn": np.array(turn, dtype=INT16),
+            "nature_tokens": self._nature_tokens.copy_of(nature_tokens[seat:] + nature_tokens[:seat]),
             "cards": cards.copy(),
             "secret_cards": secret_cards.copy(),
             "bag": self._bag.copy_of(tuple(state.bag)),
@@ -171,16 +185,18 @@ class Observer:
         """Write onto the board planes the tiles and tokens placed since the last call:
         the last entries of each board's maps, which only ever grow (nothing on a board
         moves or goes, RULES.md 4.3, and a dict keeps its keys in the order they came)."""
-        boards = self._boards
+        planes = self._planes
         for seat, player in enumerate(state.players):
             tiles, wildlife = player.environment.tiles, player.environment.wildlife
             if len(tiles) != self._tiled[seat]:
                 for h, (tile, rotation) in islice(reversed(tiles.items()), len(tiles) - self._tiled[seat]):
-                    boards[seat, HEX_INDEX[h]] = TILE_ROWS[tile, rotation]
+                    at = (seat * len(BOARD_HEXES) + HEX_INDEX[h]) * BOARD_CHANNELS
+                    planes[at : at + BOARD_CHANNELS] = TILE_ROW_BYTES[tile][rotation]
                 self._tiled[seat] = len(tiles)
             if len(wildlife) != self._tokened[seat]:
                 for h, species in islice(reversed(wildlife.items()), len(wildlife) - self._tokened[seat]):
-                    boards[seat, HEX_INDEX[h], 7] = SPECIES_NUMBER[species]
+                    at = (seat * len(BOARD_HEXES) + HEX_INDEX[h]) * BOARD_CHANNELS
+                    planes[at + TOKEN_CHANNEL] = SPECIES_NUMBER[species]
                 self._tokened[seat] = len(wildlife)
 
 
@@ -201,8 +217,7 @@ def _one_hot_all(values: tuple[str, ...], names: tuple[str, ...]) -> list[int]:
 
 
 def _tile_rows() -> npt.NDArray[np.int8]:
-    """Per tile id and rotation, the board channels of that tile (no token): what
-    :class:`Observer` copies onto a placed tile's hex."""
+    """Per tile id and rotation, the board channels of that tile (no token)."""
     rows = np.zeros((len(TILES), 6, BOARD_CHANNELS), dtype=np.int8)
     for tile in TILES:
         for rotation in range(6):
@@ -214,7 +229,9 @@ def _tile_rows() -> npt.NDArray[np.int8]:
     return rows
 
 
-TILE_ROWS = _tile_rows()
+TILE_ROW_BYTES: list[list[bytes]] = [[row.tobytes() for row in rows] for rows in _tile_rows()]
+"""Per tile id and rotation, the board channels of that tile (no token), as bytes: what
+:class:`Observer` writes onto a placed tile's hex."""
 
 
 def _market_rows() -> npt.NDArray[np.int8]:
@@ -236,28 +253,31 @@ MARKET_ROW_BYTES: list[list[bytes]] = [[row.tobytes() for row in rows] for rows 
 """:data:`MARKET_ROWS` as bytes."""
 
 
-def _market_index(tile_id: int | None, token: str | None) -> tuple[int, int]:
-    """The place in :data:`MARKET_ROWS` of the market row of ``tile_id`` and ``token``."""
-    return 0 if tile_id is None else tile_id + 1, 0 if token is None else SPECIES_NUMBER[token]
+TILE_ROW: dict[int | None, int] = {None: 0} | {tile.id: tile.id + 1 for tile in TILES}
+"""Per tile id (``None``: no tile), its first index in :data:`MARKET_ROWS`."""
+TOKEN_ROW: dict[str | None, int] = {None: 0} | SPECIES_NUMBER
+"""Per species (``None``: no token), its second index in :data:`MARKET_ROWS`."""
 
 
 def _market_array(market: tuple[int | str | None, ...]) -> npt.NDArray[np.int8]:
     """The ``market`` array of ``market`` (its tiles, then its tokens; read-only): its rows
     joined from :data:`MARKET_ROW_BYTES`, padded with rows of nothing to :data:`SLOTS`."""
     slots = len(market) // 2
-    rows = b"".join([MARKET_ROW_BYTES[i][j] for i, j in map(_market_index, market[:slots], market[slots:])])
+    pairs = zip(market[:slots], market[slots:], strict=True)
+    rows = b"".join([MARKET_ROW_BYTES[TILE_ROW[tile]][TOKEN_ROW[token]] for tile, token in pairs])
     rows += bytes(SLOTS * TILE_FEATURES - len(rows))
-    return np.frombuffer(rows, dtype=np.int8).reshape(SLOTS, TILE_FEATURES)
+    return np.ndarray((SLOTS, TILE_FEATURES), INT8, rows)
 
 
 def _held_array(held: tuple[int | None, str | None]) -> npt.NDArray[np.int8]:
     """The ``held`` array of the tile and token taken (a view of :data:`MARKET_ROWS`)."""
-    return MARKET_ROWS[_market_index(*held)]
+    tile, token = held
+    return MARKET_ROWS[TILE_ROW[tile], TOKEN_ROW[token]]
 
 
 def _counts_array(counts: tuple[int, ...]) -> npt.NDArray[np.int16]:
     """An array of ``counts``."""
-    return np.array(counts, dtype=np.int16)
+    return np.array(counts, dtype=INT16)
 
 
 class Kept:

@@ -141,9 +141,9 @@ class RunningTotals:
 
     def _read_corridors(self, seat: int, board: Environment) -> None:
         """The largest corridors of ``seat``'s ``board`` (whose tiles changed since the
-        last read)."""
+        last read: a board of the game followed, which only grows)."""
         self._tiles_read[seat] = len(board.tiles)
-        corridors = self._corridors[seat] = CorridorIndex.of(board)
+        corridors = self._corridors[seat] = CorridorIndex.of(board, grown=True)
         largest = corridors.largest()
         if largest != self._largest[seat]:
             self._largest[seat] = largest
