@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Collection
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import Final
 
@@ -77,7 +77,9 @@ NATURE_WIPE: Final = NATURE_FREE + 1
 ACTION_COUNT: Final = NATURE_WIPE + 2**SLOTS - 1
 """The size of the action space."""
 MASK_DTYPE: Final = np.dtype(np.int8)
-"""A mask's dtype (a dtype object, which numpy takes without looking it up)."""
+INDEX_DTYPE: Final = np.dtype(np.intp)
+"""A mask's dtype and that of an array of indices (dtype objects, which numpy takes
+without looking them up)."""
 EVERY_ROTATION: Final = tuple(range(ROTATIONS))
 PLACEMENT_ROWS: Final = np.arange(PLACE_TILE, PLACE_WILDLIFE, dtype=np.intp).reshape(
     len(BOARD_HEXES), ROTATIONS
@@ -104,7 +106,7 @@ def _hex_array(hexes: Collection[Hex]) -> npt.NDArray[np.intp]:
     """The index of each of ``hexes`` (:data:`HEX_INDEX`), as an array;
     :class:`IllegalActionError` for a hex outside the window."""
     try:
-        return np.fromiter(map(HEX_INDEX.__getitem__, hexes), np.intp, len(hexes))
+        return np.fromiter(map(HEX_INDEX.__getitem__, hexes), INDEX_DTYPE, len(hexes))
     except KeyError as missing:
         raise _outside(missing.args[0]) from None
 
@@ -225,7 +227,8 @@ class Choices:
         """A new mask of the legal actions (:func:`mask_of` of :meth:`actions`, all 0 once
         the game is over). After the take, marked from the choices hex by hex rather than
         action by action: when every hex allows the same rotations (always, but under a
-        placement restriction), its rows of :data:`PLACEMENT_ROWS` are marked at once."""
+        placement restriction), its hexes' rows of the ``PlaceTile`` entries (seen as a
+        hex-by-rotation table, as :data:`PLACEMENT_ROWS` numbers them) are marked at once."""
         if self.before is not None:
             return mask_of(self.before)
         rotations, targets = self.rotations, self.targets
@@ -234,16 +237,20 @@ class Choices:
             every = list(rotations.values())
             rots = every[0]
             if every.count(rots) == len(every):
-                rows = PLACEMENT_ROWS[_hex_array(rotations)]
-                if rots != EVERY_ROTATION:  # a keystone's one rotation (basic indexing), or fewer
-                    rows = rows[:, rots[0]] if len(rots) == 1 else rows[:, rots]
-                found[rows] = 1
+                placements = found[PLACE_TILE:PLACE_WILDLIFE].reshape(len(BOARD_HEXES), ROTATIONS)
+                hexes = _hex_array(rotations)
+                if rots == EVERY_ROTATION:
+                    placements[hexes] = 1
+                elif len(rots) == 1:  # a keystone's one rotation
+                    placements[hexes, rots[0]] = 1
+                else:
+                    placements[hexes[:, np.newaxis], rots] = 1
             else:
                 hexes = _hex_array(rotations).tolist()
                 found[[PLACEMENTS[i][rot] for i, rots in zip(hexes, every, strict=True) for rot in rots]] = 1
         if targets is not None:
             if targets:
-                found[_hex_array(targets) + PLACE_WILDLIFE] = 1
+                found[PLACE_WILDLIFE:RETURN_WILDLIFE][_hex_array(targets)] = 1
             found[RETURN_WILDLIFE] = 1
         return found
 
@@ -299,10 +306,19 @@ them (in slot order)."""
 
 
 def mask_of(actions: list[int]) -> npt.NDArray[np.int8]:
-    """``ACTION_COUNT`` entries, 1 for exactly ``actions``. ``int8`` rather than ``bool``,
-    as PettingZoo and Gymnasium spaces expect."""
+    """``ACTION_COUNT`` entries, 1 for exactly ``actions`` (a new array). ``int8`` rather
+    than ``bool``, as PettingZoo and Gymnasium spaces expect."""
+    return _kept_mask(tuple(actions)).copy()
+
+
+@lru_cache(maxsize=256)
+def _kept_mask(actions: tuple[int, ...]) -> npt.NDArray[np.int8]:
+    """The mask of ``actions``, kept (read-only) for the sets of actions that come back
+    turn after turn before the take (the same takes, wipes and nature-token actions):
+    copying it is cheaper than marking a new one."""
     found = np.zeros(ACTION_COUNT, dtype=MASK_DTYPE)
     found[np.array(actions, dtype=np.intp)] = 1
+    found.flags.writeable = False
     return found
 
 

@@ -117,10 +117,6 @@ class Episode:
         unchanged, unless it is legal now); the command played."""
         return execute(self.game, action, self.choices)
 
-    def play_command(self, command: Command) -> None:
-        """Play a command chosen by a bot (bots choose legal commands)."""
-        self.game.execute(command)
-
     @property
     def events(self) -> list[GameEvent]:
         """The game's events so far (those it emitted since the last read are collected

@@ -119,10 +119,11 @@ class CascadiaEnv(gymnasium.Env[Observation, int]):
         return observation, reward, episode.game.state.finished, False, _info(observation)
 
     def _opponents_play(self, episode: Episode) -> None:
-        """The bots' decisions until the agent's turn or the game's end."""
+        """The bots' decisions until the agent's turn or the game's end (played on the
+        episode's game: bots choose legal commands)."""
         game = episode.game
         while not (state := game.state).finished and state.current != self.seat:
-            episode.play_command(self._bots[state.current].choose(game))
+            game.execute(self._bots[state.current].choose(game))
 
     def _observation(self, episode: Episode) -> Observation:
         """What the agent sees, with a mask made for it (:meth:`Choices.mask`)."""

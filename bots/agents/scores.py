@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import islice
+from operator import itemgetter
 
 from cascadia.bots.valuation import reads_other_species
 from cascadia.domain.components import HABITATS, WILDLIFE
@@ -67,8 +68,9 @@ class SeatWildlife:
         for card_set, points in zip(self._card_sets, self._points, strict=True):
             for species in changed | card_set.whole_board:
                 points[species] = card_set.scorers[species](tokens, options)
-        totals = [sum(points.values()) for points in self._points]
-        self._best = 1 if len(totals) > 1 and totals[1] > totals[0] else 0
+        if len(self._points) > 1:
+            totals = [sum(points.values()) for points in self._points]
+            self._best = 1 if totals[1] > totals[0] else 0
         return self._points[self._best]
 
 
@@ -153,8 +155,8 @@ class RunningTotals:
         """The habitat bonuses (:func:`~cascadia.projections.habitats.habitat_bonus`) of
         the habitats whose largest corridors changed."""
         self._largest_changed = False
-        for habitat in HABITATS:
-            sizes = tuple([largest[habitat] for largest in self._largest])
+        per_seat = [itemgetter(*HABITATS)(largest) for largest in self._largest]
+        for habitat, sizes in zip(HABITATS, zip(*per_seat, strict=True), strict=True):
             if sizes != self._bonus_sizes.get(habitat):
                 self._bonus_sizes[habitat] = sizes
                 for bonuses, bonus in zip(self._bonuses, habitat_bonus(sizes, options), strict=True):
