@@ -122,7 +122,6 @@ class Observer:
         self._cards: dict[tuple[int | str, ...], tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]] = {}
         """Per seat and the species hidden from it, its ``cards`` and ``secret_cards``."""
         self._market = Kept(_market_array)
-        self._held = Kept(_held_array)
         self._nature_tokens = Kept(_counts_array)
         self._bag = Kept(_counts_array)
 
@@ -152,7 +151,7 @@ class Observer:
             if seat == 0
             else np.concatenate((self._boards[seat:], self._boards[:seat])),
             "market": self._market.copy_of((*state.market_tiles, *state.market_wildlife)),
-            "held": self._held.copy_of((ts.taken_tile, ts.taken_wildlife)),
+            "held": MARKET_ROWS[TILE_ROW[ts.taken_tile], TOKEN_ROW[ts.taken_wildlife]].copy(),
             "turn": np.array(turn, dtype=INT16),
             "nature_tokens": self._nature_tokens.copy_of(nature_tokens[seat:] + nature_tokens[:seat]),
             "cards": cards.copy(),
@@ -267,12 +266,6 @@ def _market_array(market: tuple[int | str | None, ...]) -> npt.NDArray[np.int8]:
     rows = b"".join([MARKET_ROW_BYTES[TILE_ROW[tile]][TOKEN_ROW[token]] for tile, token in pairs])
     rows += bytes(SLOTS * TILE_FEATURES - len(rows))
     return np.ndarray((SLOTS, TILE_FEATURES), INT8, rows)
-
-
-def _held_array(held: tuple[int | None, str | None]) -> npt.NDArray[np.int8]:
-    """The ``held`` array of the tile and token taken (a view of :data:`MARKET_ROWS`)."""
-    tile, token = held
-    return MARKET_ROWS[TILE_ROW[tile], TOKEN_ROW[token]]
 
 
 def _counts_array(counts: tuple[int, ...]) -> npt.NDArray[np.int16]:
