@@ -249,8 +249,8 @@ class Choices:
                 hexes = _hex_array(rotations).tolist()
                 found[[PLACEMENTS[i][rot] for i, rots in zip(hexes, every, strict=True) for rot in rots]] = 1
         if targets is not None:
-            if targets:
-                found[PLACE_WILDLIFE:RETURN_WILDLIFE][_hex_array(targets)] = 1
+            for h in targets:  # a few: one by one costs less than an array of them
+                found[PLACE_WILDLIFE + _hex_index(*h)] = 1
             found[RETURN_WILDLIFE] = 1
         return found
 
