@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from itertools import islice
 
 from cascadia.domain.components import HABITATS, TILES
 from cascadia.domain.environment import Environment
@@ -75,12 +76,19 @@ class CorridorIndex:
         self._largest: dict[str, int] = dict.fromkeys(HABITATS, 0)
 
     @classmethod
-    def of(cls, environment: Environment) -> CorridorIndex:
-        """The index of ``environment``'s corridors, brought up to date."""
+    def of(cls, environment: Environment, *, grown: bool = False) -> CorridorIndex:
+        """The index of ``environment``'s corridors, brought up to date. ``grown``: the
+        caller follows a game as it is played, so the board has only grown since the
+        index last took its tiles in (tiles never move, RULES.md 4.3) and the tiles placed
+        since are the last entries of its map (:meth:`grow`), taken in without comparing
+        the tiles known, as :meth:`update` does to find a board edited behind its back."""
         index = environment.derived.get("corridors")
         if not isinstance(index, CorridorIndex):
             index = environment.derived["corridors"] = cls()
-        index.update(environment.tiles)
+        if grown and index._tiles:
+            index.grow(environment.tiles)
+        else:
+            index.update(environment.tiles)
         return index
 
     def copy(self) -> CorridorIndex:
@@ -107,20 +115,30 @@ class CorridorIndex:
             tile_id, rotation = known[h] = tiles[h]
             self._add(h, tile_id, rotation)
 
+    def grow(self, tiles: dict[Hex, tuple[int, int]]) -> None:
+        """Take in the tiles placed since the last update, ``tiles`` being the tiles
+        taken in and more, placed after them: the last entries of ``tiles``, in placing
+        order."""
+        known = self._tiles
+        placed = list(islice(reversed(tiles), len(tiles) - len(known)))
+        for h in reversed(placed):
+            tile_id, rotation = known[h] = tiles[h]
+            self._add(h, tile_id, rotation)
+
     def _add(self, h: Hex, tile_id: int, rotation: int) -> None:
         """Place one tile: a corridor of one per habitat, joined across matching edges."""
-        index, edges = self._index, self._edges
+        index, edges, sizes, largest = self._index, self._edges, self._sizes, self._largest
         i = index[h] = len(edges)
         own = EDGE_TABLE[tile_id][rotation]
         edges.append(own)
-        shown = HABITATS_OF[tile_id]
-        for habitat, parent in self._parents.items():
+        for parent in self._parents.values():
             parent.append(i)
-            if habitat in shown:
-                self._sizes[habitat].append(1)
-                self._largest[habitat] = max(self._largest[habitat], 1)
-            else:
-                self._sizes[habitat].append(0)
+        for found in sizes.values():
+            found.append(0)
+        for habitat in HABITATS_OF[tile_id]:
+            sizes[habitat][i] = 1
+            if not largest[habitat]:
+                largest[habitat] = 1
         for direction, n in enumerate(ADJACENT[h]):
             j = index.get(n)
             if j is not None and edges[j][OPPOSITE[direction]] == own[direction]:

@@ -17,6 +17,7 @@ from cascadia.bots.agents.actions import (
     ACTION_COUNT,
     BOARD_HEXES,
     BOARD_RADIUS,
+    Choices,
     IllegalActionError,
     decode,
     encode,
@@ -56,8 +57,8 @@ def test_every_action_decodes_and_encodes_back() -> None:
 @pytest.mark.parametrize(("players", "options"), VARIANTS)
 def test_the_mask_is_exactly_the_legal_commands(players: int, options: GameOptions) -> None:
     """At every decision of random games, the masked actions decode to the legal commands,
-    the legal actions are theirs in their order, and every hex a board reaches is inside
-    the window."""
+    the legal actions are theirs in their order, the check of an action played allows
+    exactly the masked ones, and every hex a board reaches is inside the window."""
     rng = random.Random(players)
     for seed in range(2):
         game = Game.start(seed, players, options)
@@ -67,8 +68,11 @@ def test_the_mask_is_exactly_the_legal_commands(players: int, options: GameOptio
             assert {decode(a) for a in np.flatnonzero(legal)} == set(commands)
             assert legal.sum() == len(commands)
             assert legal_actions(game) == [encode(command) for command in commands]
+            choices = Choices(game)
+            assert [a for a in range(ACTION_COUNT) if choices.allows(a)] == np.flatnonzero(legal).tolist()
             game.execute(rng.choice(commands))
         assert not mask(game).any()
+        assert not any(Choices(game).allows(a) for a in range(ACTION_COUNT))
         reach = max(distance(h, (0, 0)) for p in game.state.players for h in p.environment.tiles)
         assert reach <= BOARD_RADIUS
 

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Collection
+from functools import cache, lru_cache
+from itertools import combinations
 from typing import Final
 
 import numpy as np
@@ -74,6 +76,10 @@ NATURE_FREE: Final = WIPE_THREE + 1
 NATURE_WIPE: Final = NATURE_FREE + 1
 ACTION_COUNT: Final = NATURE_WIPE + 2**SLOTS - 1
 """The size of the action space."""
+MASK_DTYPE: Final = np.dtype(np.int8)
+INDEX_DTYPE: Final = np.dtype(np.intp)
+"""A mask's dtype and that of an array of indices (dtype objects, which numpy takes
+without looking them up)."""
 EVERY_ROTATION: Final = tuple(range(ROTATIONS))
 PLACEMENT_ROWS: Final = np.arange(PLACE_TILE, PLACE_WILDLIFE, dtype=np.intp).reshape(
     len(BOARD_HEXES), ROTATIONS
@@ -100,7 +106,7 @@ def _hex_array(hexes: Collection[Hex]) -> npt.NDArray[np.intp]:
     """The index of each of ``hexes`` (:data:`HEX_INDEX`), as an array;
     :class:`IllegalActionError` for a hex outside the window."""
     try:
-        return np.fromiter(map(HEX_INDEX.__getitem__, hexes), np.intp, len(hexes))
+        return np.fromiter(map(HEX_INDEX.__getitem__, hexes), INDEX_DTYPE, len(hexes))
     except KeyError as missing:
         raise _outside(missing.args[0]) from None
 
@@ -141,6 +147,13 @@ def decode(action: int) -> Command:
         raise IllegalActionError(f"an action is a whole number, not {action!r}") from None
     if not 0 <= a < ACTION_COUNT:
         raise IllegalActionError(f"actions are 0 to {ACTION_COUNT - 1}, not {action!r}")
+    return _command(a)
+
+
+@cache
+def _command(a: int) -> Command:
+    """The command of action ``a`` (0 to ``ACTION_COUNT - 1``), made once: commands are
+    frozen values, so :func:`decode` hands out the same one each time."""
     if a < PLACE_TILE:
         return Take(*divmod(a - TAKE, SLOTS))
     if a < PLACE_WILDLIFE:
@@ -159,29 +172,103 @@ def decode(action: int) -> Command:
 
 
 def legal_actions(game: Game) -> list[int]:
-    """The actions of :meth:`Game.legal_commands`, in its order, numbered straight from
-    the choices it lists them from, in the same order, without making a command of
-    each: before the take, the three-alike wipe, the free choice, the nature-token wipes
-    (:meth:`Game.legal_nature_wipes`) and the takes; after it, every placement of the
-    held tile and every token target, then the return."""
-    state = game.state
-    if state.finished:
-        return []
-    if not state.turn_state.has_taken:
-        return _before_taking(game)
-    rotations, targets = _after_taking(game)
-    actions: list[int] = []
-    index = HEX_INDEX.get  # looked up inline; _hex_index only raises for a hex outside
-    for h, rots in rotations.items():
-        i = index(h)
-        placements = PLACEMENTS[_hex_index(*h) if i is None else i]
-        actions += placements if rots == EVERY_ROTATION else [placements[rot] for rot in rots]
-    if targets is not None:
-        for h in targets:
+    """The actions of :meth:`Game.legal_commands`, in its order (:meth:`Choices.actions`)."""
+    return Choices(game).actions()
+
+
+class Choices:
+    """The choices of the decision now, as the engine lists them, from which the legal
+    actions, their mask and the check of an action are all worked out, so that the
+    engine lists them once: before the take, the legal actions themselves (the
+    three-alike wipe, the free choice, the nature-token wipes, the takes); after it, per
+    hex where the held tile may go its rotations there (none once it is placed), and the
+    token's targets (``None`` once the token is placed or returned; else the return is
+    legal too). A finished game has none."""
+
+    __slots__ = ("_actions", "before", "rotations", "targets")
+
+    def __init__(self, game: Game) -> None:
+        state = game.state
+        self.before: list[int] | None = None
+        self.rotations: dict[Hex, tuple[int, ...]] = {}
+        self.targets: list[Hex] | None = None
+        self._actions: list[int] | None = None
+        if state.finished:
+            self.before = []
+        elif not state.turn_state.has_taken:
+            self.before = _before_taking(game)
+        else:
+            self.rotations, self.targets = _after_taking(game)
+
+    def actions(self) -> list[int]:
+        """The legal actions, in the order of :meth:`Game.legal_commands`, numbered straight
+        from the choices without making a command of each: after the take, every placement
+        of the held tile, hex by hex, then every token target, then the return (a new list
+        each call)."""
+        if self._actions is None:
+            self._actions = self.before if self.before is not None else self._after_taking_actions()
+        return list(self._actions)
+
+    def _after_taking_actions(self) -> list[int]:
+        actions: list[int] = []
+        index = HEX_INDEX.get  # looked up inline; _hex_index only raises for a hex outside
+        for h, rots in self.rotations.items():
             i = index(h)
-            actions.append(PLACE_WILDLIFE + (_hex_index(*h) if i is None else i))
-        actions.append(RETURN_WILDLIFE)
-    return actions
+            placements = PLACEMENTS[_hex_index(*h) if i is None else i]
+            actions += placements if rots == EVERY_ROTATION else [placements[rot] for rot in rots]
+        if self.targets is not None:
+            for h in self.targets:
+                i = index(h)
+                actions.append(PLACE_WILDLIFE + (_hex_index(*h) if i is None else i))
+            actions.append(RETURN_WILDLIFE)
+        return actions
+
+    def mask(self) -> npt.NDArray[np.int8]:
+        """A new mask of the legal actions (:func:`mask_of` of :meth:`actions`, all 0 once
+        the game is over). After the take, marked from the choices hex by hex rather than
+        action by action: when every hex allows the same rotations (always, but under a
+        placement restriction), its hexes' rows of the ``PlaceTile`` entries (seen as a
+        hex-by-rotation table, as :data:`PLACEMENT_ROWS` numbers them) are marked at once."""
+        if self.before is not None:
+            return mask_of(self.before)
+        rotations, targets = self.rotations, self.targets
+        found = np.zeros(ACTION_COUNT, dtype=MASK_DTYPE)
+        if rotations:
+            every = list(rotations.values())
+            rots = every[0]
+            if every.count(rots) == len(every):
+                placements = found[PLACE_TILE:PLACE_WILDLIFE].reshape(len(BOARD_HEXES), ROTATIONS)
+                hexes = _hex_array(rotations)
+                if rots == EVERY_ROTATION:
+                    placements[hexes] = 1
+                elif len(rots) == 1:  # a keystone's one rotation
+                    placements[hexes, rots[0]] = 1
+                else:
+                    placements[hexes[:, np.newaxis], rots] = 1
+            else:
+                hexes = _hex_array(rotations).tolist()
+                found[[PLACEMENTS[i][rot] for i, rots in zip(hexes, every, strict=True) for rot in rots]] = 1
+        if targets is not None:
+            for h in targets:  # a few: one by one costs less than an array of them
+                found[PLACE_WILDLIFE + _hex_index(*h)] = 1
+            found[RETURN_WILDLIFE] = 1
+        return found
+
+    def allows(self, action: int) -> bool:
+        """Whether ``action`` (a whole number from 0 to ``ACTION_COUNT - 1``) is legal: its
+        entry of :meth:`mask`, read from the choices without making the mask."""
+        if self.before is not None:
+            return action in self.before
+        if action < PLACE_TILE:
+            return False
+        if action < PLACE_WILDLIFE:
+            index, rotation = divmod(action - PLACE_TILE, ROTATIONS)
+            return rotation in self.rotations.get(BOARD_HEXES[index], ())
+        if self.targets is None:
+            return False
+        if action < RETURN_WILDLIFE:
+            return BOARD_HEXES[action - PLACE_WILDLIFE] in self.targets
+        return action == RETURN_WILDLIFE
 
 
 def _after_taking(game: Game) -> tuple[dict[Hex, tuple[int, ...]], list[Hex] | None]:
@@ -199,7 +286,7 @@ def _before_taking(game: Game) -> list[int]:
     nature = game.nature_actions()
     if "free_choice" in nature:
         actions.append(NATURE_FREE)
-    actions += [NATURE_WIPE + _slot_bits(slots) - 1 for slots in game.legal_nature_wipes(nature)]
+    actions += [NATURE_WIPES[slots] for slots in game.legal_nature_wipes(nature)]
     actions += [TAKE + SLOTS * tile_slot + wildlife_slot for tile_slot, wildlife_slot in game.legal_takes()]
     return actions
 
@@ -209,47 +296,42 @@ def _slot_bits(slots: tuple[int, ...]) -> int:
     return sum(1 << s for s in slots)
 
 
+NATURE_WIPES: Final[dict[tuple[int, ...], int]] = {
+    slots: NATURE_WIPE + _slot_bits(slots) - 1
+    for size in range(1, SLOTS + 1)
+    for slots in combinations(range(SLOTS), size)
+}
+"""The ``NatureWipe`` action of each set of slots, as :meth:`Game.legal_nature_wipes` lists
+them (in slot order)."""
+
+
 def mask_of(actions: list[int]) -> npt.NDArray[np.int8]:
-    """``ACTION_COUNT`` entries, 1 for exactly ``actions``. ``int8`` rather than ``bool``,
-    as PettingZoo and Gymnasium spaces expect."""
-    found = np.zeros(ACTION_COUNT, dtype=np.int8)
+    """``ACTION_COUNT`` entries, 1 for exactly ``actions`` (a new array). ``int8`` rather
+    than ``bool``, as PettingZoo and Gymnasium spaces expect."""
+    return _kept_mask(tuple(actions)).copy()
+
+
+@lru_cache(maxsize=256)
+def _kept_mask(actions: tuple[int, ...]) -> npt.NDArray[np.int8]:
+    """The mask of ``actions``, kept (read-only) for the sets of actions that come back
+    turn after turn before the take (the same takes, wipes and nature-token actions):
+    copying it is cheaper than marking a new one."""
+    found = np.zeros(ACTION_COUNT, dtype=MASK_DTYPE)
     found[np.array(actions, dtype=np.intp)] = 1
+    found.flags.writeable = False
     return found
 
 
 def mask(game: Game) -> npt.NDArray[np.int8]:
-    """The mask of the legal actions now: those of :func:`legal_actions` (all 0 once the
-    game is over). After the take, marked from the same choices hex by hex rather than
-    action by action: when every hex allows the same rotations (always, but under a
-    placement restriction), its rows of :data:`PLACEMENT_ROWS` are marked at once."""
-    state = game.state
-    if state.finished or not state.turn_state.has_taken:
-        return mask_of(legal_actions(game))
-    rotations, targets = _after_taking(game)
-    found = np.zeros(ACTION_COUNT, dtype=np.int8)
-    if rotations:
-        every = list(rotations.values())
-        rots = every[0]
-        if every.count(rots) == len(every):
-            rows = PLACEMENT_ROWS[_hex_array(rotations)]
-            if rots != EVERY_ROTATION:  # a keystone's one rotation (basic indexing), or fewer
-                rows = rows[:, rots[0]] if len(rots) == 1 else rows[:, rots]
-            found[rows] = 1
-        else:
-            hexes = _hex_array(rotations).tolist()
-            found[[PLACEMENTS[i][rot] for i, rots in zip(hexes, every, strict=True) for rot in rots]] = 1
-    if targets is not None:
-        if targets:
-            found[_hex_array(targets) + PLACE_WILDLIFE] = 1
-        found[RETURN_WILDLIFE] = 1
-    return found
+    """The mask of the legal actions now (:meth:`Choices.mask`)."""
+    return Choices(game).mask()
 
 
-def execute(game: Game, action: int, legal: npt.NDArray[np.int8]) -> Command:
-    """Play ``action`` if ``legal`` (the game's current :func:`mask`) allows it; the command
-    played. :class:`IllegalActionError`, the game unchanged, if it does not."""
+def execute(game: Game, action: int, legal: Choices) -> Command:
+    """Play ``action`` if ``legal`` (the game's current :class:`Choices`) allows it; the
+    command played. :class:`IllegalActionError`, the game unchanged, if it does not."""
     command = decode(action)
-    if not legal[action]:
+    if not legal.allows(operator.index(action)):
         raise IllegalActionError(f"{command} (action {action}) is not legal now")
     game.execute(command)
     return command

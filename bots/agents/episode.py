@@ -1,5 +1,5 @@
-"""One environment episode: a game played by actions, its events kept as they are
-emitted, so that every episode is a log (:meth:`Episode.export_log`)."""
+"""One environment episode: a game played by actions, its events kept (collected from
+the game when read), so that every episode is a log (:meth:`Episode.export_log`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
-from cascadia.bots.agents.actions import execute, legal_actions, mask, mask_of
+from cascadia.bots.agents.actions import Choices, execute
 from cascadia.bots.agents.observation import Observation, Observer
 from cascadia.bots.agents.scores import RunningTotals
 from cascadia.bots.position_game import position_game
@@ -39,12 +39,12 @@ class Episode:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.events: list[GameEvent] = self.game.collect_events()
-        self.from_start = bool(self.events)
+        self._events: list[GameEvent] = self.game.collect_events()
+        self.from_start = bool(self._events)
         """Whether the episode holds the game's events from its start (a game built from
         a position has none before it)."""
-        self._actions: list[int] = []
-        self._actions_at = -1
+        self._choices: Choices | None = None
+        self._choices_at = -1
         self._legal: npt.NDArray[np.int8] = np.zeros(0, dtype=np.int8)
         self._legal_at = -1
         self._running = RunningTotals(len(self.game.state.players))
@@ -78,28 +78,36 @@ class Episode:
         return cls(position_game(position, seed))
 
     @property
+    def choices(self) -> Choices:
+        """The choices of the decision now (:class:`~cascadia.bots.agents.actions.Choices`),
+        listed by the engine when first asked for after a move (the bots' moves in the
+        Gymnasium environment need none) and kept for the legal actions, the mask and the
+        check of the action played."""
+        version = self.game.state.version
+        if self._choices is None or self._choices_at != version:
+            self._choices = Choices(self.game)
+            self._choices_at = version
+        return self._choices
+
+    @property
     def legal(self) -> npt.NDArray[np.int8]:
-        """The mask of the legal actions now (:func:`~cascadia.bots.agents.actions.mask`),
-        worked out when first asked for after a move (the bots' moves in the Gymnasium
-        environment need none) and kept for the check of the action played: from
-        :meth:`legal_actions` if they were asked for first (OpenSpiel), so that the
-        engine lists the choices once."""
+        """The mask of the legal actions now (:meth:`Choices.mask`), one array kept until
+        the next move (the episode does not read it: it checks an action by its
+        :attr:`choices`)."""
         version = self.game.version
         if self._legal_at != version:
-            self._legal = mask_of(self._actions) if self._actions_at == version else mask(self.game)
+            self._legal = self.choices.mask()
             self._legal_at = version
         return self._legal
 
     def legal_actions(self) -> list[int]:
         """The legal actions now, in the order of :meth:`Game.legal_commands`
-        (:func:`~cascadia.bots.agents.actions.legal_actions`, kept until the next move)."""
-        if self._actions_at != self.game.version:
-            self._actions = legal_actions(self.game)
-            self._actions_at = self.game.version
-        return list(self._actions)
+        (:meth:`Choices.actions`, a new list)."""
+        return self.choices.actions()
 
     def observe(self, seat: int, action_mask: npt.NDArray[np.int8]) -> Observation:
-        """What ``seat`` sees now, with ``action_mask`` (:mod:`cascadia.bots.agents.observation`)."""
+        """What ``seat`` sees now, with ``action_mask``, an array the observation holds as it
+        is (:meth:`~cascadia.bots.agents.observation.Observer.observe`)."""
         if self._observer is None:
             self._observer = Observer(len(self.game.state.players))
         return self._observer.observe(self.game.state, seat, action_mask)
@@ -107,14 +115,14 @@ class Episode:
     def play(self, action: int) -> Command:
         """Play ``action`` (an :class:`~cascadia.bots.agents.actions.IllegalActionError`, the game
         unchanged, unless it is legal now); the command played."""
-        command = execute(self.game, action, self.legal)
-        self.events += self.game.collect_events()
-        return command
+        return execute(self.game, action, self.choices)
 
-    def play_command(self, command: Command) -> None:
-        """Play a command chosen by a bot (bots choose legal commands)."""
-        self.game.execute(command)
-        self.events += self.game.collect_events()
+    @property
+    def events(self) -> list[GameEvent]:
+        """The game's events so far (those it emitted since the last read are collected
+        now, rather than after each move)."""
+        self._events += self.game.collect_events()
+        return self._events
 
     def totals(self, seats: Sequence[int] | None = None) -> list[int]:
         """The score of each of ``seats`` (default: every seat) as the boards stand (the
@@ -132,7 +140,7 @@ class Episode:
                 [float(total) for total in self.totals(seats)] if self.game.finished else [0.0] * len(seats)
             )
         changes = []
-        for seat, score in zip(seats, self.totals(seats), strict=True):
+        for seat, score in zip(seats, self._running.totals(self.game.state, seats), strict=True):
             changes.append(float(score - self._rewarded[seat]))
             self._rewarded[seat] = score
         return changes

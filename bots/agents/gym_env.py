@@ -92,16 +92,16 @@ class CascadiaEnv(gymnasium.Env[Observation, int]):
                 raise InvalidOptionError(
                     "a bot's turn in the position is past its take: the bots plan whole turns"
                 )
-            self.episode = episode
         else:
-            self.episode = Episode.start(game_seed, self.names, self.options, recorded_bots(self.names))
+            episode = Episode.start(game_seed, self.names, self.options, recorded_bots(self.names))
+        self.episode = episode
         self._bots = {
             seat: make(game_seed, seat)
             for seat, name in enumerate(self.names)
             if seat != self.seat and (make := bot_factory(name)) is not None
         }
-        self._opponents_play()
-        observation = self._observation()
+        self._opponents_play(episode)
+        observation = self._observation(episode)
         return observation, _info(observation)
 
     def step(self, action: int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
@@ -111,22 +111,23 @@ class CascadiaEnv(gymnasium.Env[Observation, int]):
         except IllegalActionError:
             if self.illegal == "raise":
                 raise
-            observation = self._observation()
+            observation = self._observation(episode)
             return observation, ILLEGAL_PENALTY, False, False, _info(observation, illegal=True)
-        self._opponents_play()
+        self._opponents_play(episode)
         (reward,) = episode.rewards(self.reward_mode, [self.seat])
-        observation = self._observation()
-        return observation, reward, episode.game.finished, False, _info(observation)
+        observation = self._observation(episode)
+        return observation, reward, episode.game.state.finished, False, _info(observation)
 
-    def _opponents_play(self) -> None:
-        episode = self._episode()
+    def _opponents_play(self, episode: Episode) -> None:
+        """The bots' decisions until the agent's turn or the game's end (played on the
+        episode's game: bots choose legal commands)."""
         game = episode.game
-        while not game.finished and game.current_player != self.seat:
-            episode.play_command(self._bots[game.current_player].choose(game))
+        while not (state := game.state).finished and state.current != self.seat:
+            game.execute(self._bots[state.current].choose(game))
 
-    def _observation(self) -> Observation:
-        episode = self._episode()
-        return episode.observe(self.seat, episode.legal)
+    def _observation(self, episode: Episode) -> Observation:
+        """What the agent sees, with a mask made for it (:meth:`Choices.mask`)."""
+        return episode.observe(self.seat, episode.choices.mask())
 
     def _episode(self) -> Episode:
         if self.episode is None:

@@ -43,7 +43,9 @@ none. Every entry is a small whole number (``int8``, ``int16`` for counts)::
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import islice
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -57,11 +59,18 @@ from cascadia.projections.player_view import hidden_species
 from gymnasium import spaces
 
 BOARD_CHANNELS = 14
+TOKEN_CHANNEL = 7
+"""The board channel of a hex's token."""
 TILE_FEATURES = 9
 TURN_FEATURES = 9
 CARD_NAMES: tuple[str, ...] = CARD_LETTERS + VARIANT_CARDS
 MAX_COUNT = 200
 """A bound for the counts (turn, stack, nature tokens, bag): none of them reaches it."""
+
+NATURE_TOKENS = attrgetter("nature_tokens")
+INT8 = np.dtype(np.int8)
+INT16 = np.dtype(np.int16)
+"""The dtypes of the arrays (as dtype objects, which numpy takes without looking them up)."""
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -90,7 +99,7 @@ def observation_space(players: int) -> spaces.Dict:
 def observe(game: Game, seat: int, action_mask: npt.NDArray[np.int8]) -> Observation:
     """What ``seat`` sees of ``game`` now, with (a copy of) its ``action_mask`` (all 0
     when another seat is to move): :meth:`Observer.observe` of a new observer."""
-    return Observer(len(game.state.players)).observe(game.state, seat, action_mask)
+    return Observer(len(game.state.players)).observe(game.state, seat, action_mask.copy())
 
 
 class Observer:
@@ -101,28 +110,35 @@ class Observer:
 
     def __init__(self, players: int) -> None:
         self._boards = np.zeros((players, len(BOARD_HEXES), BOARD_CHANNELS), dtype=np.int8)
+        self._planes = memoryview(self._boards).cast("B")
+        """:attr:`_boards` as bytes, written a hex's row at a time (cheaper than numpy's
+        indexing for a few bytes)."""
+        self._orders = [[*range(seat, players), *range(seat)] for seat in range(players)]
+        """Per observing seat, the seats in the order it sees them."""
         self._tiled = [0] * players
         """Per seat, the number of tiles written onto its planes."""
         self._tokened = [0] * players
         """Per seat, the number of tokens written onto its planes."""
         self._cards: dict[tuple[int | str, ...], tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]] = {}
         """Per seat and the species hidden from it, its ``cards`` and ``secret_cards``."""
-        self._market = np.zeros((SLOTS, TILE_FEATURES), dtype=np.int8)
-        self._market_of: tuple[int | str | None, ...] = ()
-        """The market tiles and tokens :attr:`_market` shows."""
+        self._market = Kept(_market_array)
+        self._nature_tokens = Kept(_counts_array)
+        self._bag = Kept(_counts_array)
 
     def observe(self, state: GameState, seat: int, action_mask: npt.NDArray[np.int8]) -> Observation:
-        """What ``seat`` sees of ``state`` (a state of this observer's game), with (a copy
-        of) its ``action_mask``; every array a new one."""
-        players = len(state.players)
-        order = [*range(seat, players), *range(seat)]
+        """What ``seat`` sees of ``state`` (a state of this observer's game), with its
+        ``action_mask``, which the observation holds as it is (the caller hands in an array
+        of the observation's own); every other array a new one."""
+        players = state.players
+        order = self._orders[seat]
         self._bring_up_to_date(state)
         cards, secret_cards = self._cards_seen(state, seat, order)
+        nature_tokens = tuple(map(NATURE_TOKENS, players))
         ts = state.turn_state
         turn = [
             state.turn,
             state.stack_size,
-            (state.current - seat) % players,
+            (state.current - seat) % len(players),
             ts.three_wipe_used,
             ts.free_choice,
             ts.taken_tile is not None,
@@ -134,32 +150,15 @@ class Observer:
             "boards": self._boards.copy()
             if seat == 0
             else np.concatenate((self._boards[seat:], self._boards[:seat])),
-            "market": self._market_seen(state).copy(),
-            "held": _market_row(ts.taken_tile, ts.taken_wildlife).copy(),
-            "turn": np.array(turn, dtype=np.int16),
-            "nature_tokens": np.array([state.players[s].nature_tokens for s in order], dtype=np.int16),
+            "market": self._market.copy_of((*state.market_tiles, *state.market_wildlife)),
+            "held": MARKET_ROWS[TILE_ROW[ts.taken_tile], TOKEN_ROW[ts.taken_wildlife]].copy(),
+            "turn": np.array(turn, dtype=INT16),
+            "nature_tokens": self._nature_tokens.copy_of(nature_tokens[seat:] + nature_tokens[:seat]),
             "cards": cards.copy(),
             "secret_cards": secret_cards.copy(),
-            "bag": np.array(state.bag, dtype=np.int16),
-            "action_mask": action_mask.copy(),
+            "bag": self._bag.copy_of(tuple(state.bag)),
+            "action_mask": action_mask,
         }
-
-    def _market_seen(self, state: GameState) -> npt.NDArray[np.int8]:
-        """The ``market`` array, kept while the market's tiles and tokens stay the same
-        (read-only: :meth:`observe` hands out copies); its rows joined from
-        :data:`MARKET_ROWS`, padded with rows of nothing to :data:`SLOTS`."""
-        key = (*state.market_tiles, *state.market_wildlife)
-        if key != self._market_of:
-            rows = b"".join(
-                [
-                    _market_row(tile, token).tobytes()
-                    for tile, token in zip(state.market_tiles, state.market_wildlife, strict=True)
-                ]
-            )
-            rows += bytes(SLOTS * TILE_FEATURES - len(rows))
-            self._market = np.frombuffer(rows, dtype=np.int8).reshape(SLOTS, TILE_FEATURES)
-            self._market_of = key
-        return self._market
 
     def _cards_seen(
         self, state: GameState, seat: int, order: list[int]
@@ -185,16 +184,18 @@ class Observer:
         """Write onto the board planes the tiles and tokens placed since the last call:
         the last entries of each board's maps, which only ever grow (nothing on a board
         moves or goes, RULES.md 4.3, and a dict keeps its keys in the order they came)."""
-        boards = self._boards
+        planes = self._planes
         for seat, player in enumerate(state.players):
             tiles, wildlife = player.environment.tiles, player.environment.wildlife
             if len(tiles) != self._tiled[seat]:
                 for h, (tile, rotation) in islice(reversed(tiles.items()), len(tiles) - self._tiled[seat]):
-                    boards[seat, HEX_INDEX[h]] = TILE_ROWS[tile, rotation]
+                    at = (seat * len(BOARD_HEXES) + HEX_INDEX[h]) * BOARD_CHANNELS
+                    planes[at : at + BOARD_CHANNELS] = TILE_ROW_BYTES[tile][rotation]
                 self._tiled[seat] = len(tiles)
             if len(wildlife) != self._tokened[seat]:
                 for h, species in islice(reversed(wildlife.items()), len(wildlife) - self._tokened[seat]):
-                    boards[seat, HEX_INDEX[h], 7] = SPECIES_NUMBER[species]
+                    at = (seat * len(BOARD_HEXES) + HEX_INDEX[h]) * BOARD_CHANNELS
+                    planes[at + TOKEN_CHANNEL] = SPECIES_NUMBER[species]
                 self._tokened[seat] = len(wildlife)
 
 
@@ -215,8 +216,7 @@ def _one_hot_all(values: tuple[str, ...], names: tuple[str, ...]) -> list[int]:
 
 
 def _tile_rows() -> npt.NDArray[np.int8]:
-    """Per tile id and rotation, the board channels of that tile (no token): what
-    :class:`Observer` copies onto a placed tile's hex."""
+    """Per tile id and rotation, the board channels of that tile (no token)."""
     rows = np.zeros((len(TILES), 6, BOARD_CHANNELS), dtype=np.int8)
     for tile in TILES:
         for rotation in range(6):
@@ -228,7 +228,9 @@ def _tile_rows() -> npt.NDArray[np.int8]:
     return rows
 
 
-TILE_ROWS = _tile_rows()
+TILE_ROW_BYTES: list[list[bytes]] = [[row.tobytes() for row in rows] for rows in _tile_rows()]
+"""Per tile id and rotation, the board channels of that tile (no token), as bytes: what
+:class:`Observer` writes onto a placed tile's hex."""
 
 
 def _market_rows() -> npt.NDArray[np.int8]:
@@ -246,9 +248,48 @@ def _market_rows() -> npt.NDArray[np.int8]:
 MARKET_ROWS = _market_rows()
 
 
-def _market_row(tile_id: int | None, token: str | None) -> npt.NDArray[np.int8]:
-    """The market row of ``tile_id`` and ``token`` (:data:`MARKET_ROWS`; a view of it)."""
-    return MARKET_ROWS[0 if tile_id is None else tile_id + 1, 0 if token is None else SPECIES_NUMBER[token]]
+MARKET_ROW_BYTES: list[list[bytes]] = [[row.tobytes() for row in rows] for rows in MARKET_ROWS]
+""":data:`MARKET_ROWS` as bytes."""
+
+
+TILE_ROW: dict[int | None, int] = {None: 0} | {tile.id: tile.id + 1 for tile in TILES}
+"""Per tile id (``None``: no tile), its first index in :data:`MARKET_ROWS`."""
+TOKEN_ROW: dict[str | None, int] = {None: 0} | SPECIES_NUMBER
+"""Per species (``None``: no token), its second index in :data:`MARKET_ROWS`."""
+
+
+def _market_array(market: tuple[int | str | None, ...]) -> npt.NDArray[np.int8]:
+    """The ``market`` array of ``market`` (its tiles, then its tokens; read-only): its rows
+    joined from :data:`MARKET_ROW_BYTES`, padded with rows of nothing to :data:`SLOTS`."""
+    slots = len(market) // 2
+    pairs = zip(market[:slots], market[slots:], strict=True)
+    rows = b"".join([MARKET_ROW_BYTES[TILE_ROW[tile]][TOKEN_ROW[token]] for tile, token in pairs])
+    rows += bytes(SLOTS * TILE_FEATURES - len(rows))
+    return np.ndarray((SLOTS, TILE_FEATURES), INT8, rows)
+
+
+def _counts_array(counts: tuple[int, ...]) -> npt.NDArray[np.int16]:
+    """An array of ``counts``."""
+    return np.array(counts, dtype=INT16)
+
+
+class Kept:
+    """One array of an observation, kept while what it is made from stays the same (a
+    market between takes, a bag between refills), and handed out as copies."""
+
+    __slots__ = ("_array", "_make", "_of")
+
+    def __init__(self, make: Callable[[Any], npt.NDArray[Any]]) -> None:
+        self._make = make
+        self._of: object = None
+        self._array: npt.NDArray[Any] = np.zeros(0)
+
+    def copy_of(self, of: tuple[Any, ...]) -> npt.NDArray[Any]:
+        """A copy of ``make(of)``, made again only when ``of`` differs from the last."""
+        if of != self._of:
+            self._array = self._make(of)
+            self._of = of
+        return self._array.copy()
 
 
 def _cards(cards: dict[str, str], hidden: list[str]) -> list[list[int]]:

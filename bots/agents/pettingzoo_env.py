@@ -35,7 +35,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 NO_ACTIONS = np.zeros(ACTION_COUNT, dtype=np.int8)
-"""The mask of a seat that is not to move (``observe`` hands out copies)."""
+"""The mask of a seat that is not to move (:meth:`CascadiaAECEnv.observe` hands out copies)."""
 
 
 class CascadiaAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
@@ -90,7 +90,7 @@ class CascadiaAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hi
         episode = self._episode()
         seat = self.possible_agents.index(agent)
         to_move = agent == self.agent_selection and not episode.game.finished
-        return episode.observe(seat, episode.legal if to_move else NO_ACTIONS)
+        return episode.observe(seat, (episode.legal if to_move else NO_ACTIONS).copy())
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's ``action`` (``None`` for an agent already done)."""

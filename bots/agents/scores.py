@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import islice
+from operator import itemgetter
 
 from cascadia.bots.valuation import reads_other_species
-from cascadia.domain.components import WILDLIFE
+from cascadia.domain.components import HABITATS, WILDLIFE
 from cascadia.domain.environment import Environment
 from cascadia.domain.hexgrid import Hex
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState
-from cascadia.projections.habitats import CorridorIndex, habitat_bonuses
+from cascadia.projections.habitats import CorridorIndex, habitat_bonus
 from cascadia.projections.scoresheet import player_total
 from cascadia.projections.wildlife import CardScorer, card_scorer, tokens_of
 
@@ -67,8 +68,9 @@ class SeatWildlife:
         for card_set, points in zip(self._card_sets, self._points, strict=True):
             for species in changed | card_set.whole_board:
                 points[species] = card_set.scorers[species](tokens, options)
-        totals = [sum(points.values()) for points in self._points]
-        self._best = 1 if len(totals) > 1 and totals[1] > totals[0] else 0
+        if len(self._points) > 1:
+            totals = [sum(points.values()) for points in self._points]
+            self._best = 1 if totals[1] > totals[0] else 0
         return self._points[self._best]
 
 
@@ -78,9 +80,11 @@ class RunningTotals:
     many tokens the same wildlife points: a seat's largest corridors are read again when
     its tile count changes (from its :class:`~cascadia.projections.habitats.CorridorIndex`,
     kept up to date tile by tile), its corridor points when it is scored and they were
-    read for fewer tiles, the habitat bonuses (which compare every seat's largest
-    corridors) when one of those changes, and a seat's wildlife card by card
-    (:class:`SeatWildlife`) when its tokens change."""
+    read for fewer tiles (and, but with ``corridors_of_three``, the only rule that reads
+    more than the largest corridors, its largest corridors changed), a habitat's bonuses
+    (which compare every seat's largest corridor of it) when one of those changes, a
+    seat's wildlife card by card (:class:`SeatWildlife`) when its tokens change, and its
+    total when any of these or its nature tokens changed."""
 
     def __init__(self, seats: int) -> None:
         self._corridors: list[CorridorIndex | None] = [None] * seats
@@ -89,10 +93,19 @@ class RunningTotals:
         self._tiles_scored = [-1] * seats
         self._habitats: list[dict[str, int]] = [{} for _ in range(seats)]
         self._largest: list[dict[str, int]] = [{} for _ in range(seats)]
-        self._bonuses_of: list[dict[str, int]] = []
-        """The largest corridors the bonuses were worked out for."""
-        self._bonuses: list[dict[str, int]] = []
+        self._points_of: list[dict[str, int] | None] = [None] * seats
+        """Per seat, the largest corridors its corridor points were worked out for."""
+        self._largest_changed = True
+        self._bonus_sizes: dict[str, tuple[int, ...]] = {}
+        """Per habitat, each seat's largest corridor its bonuses were worked out for."""
+        self._bonuses: list[dict[str, int]] = [{} for _ in range(seats)]
+        self._bonus_changes = 0
+        """How many times a seat's bonus changed."""
         self._wildlife: list[SeatWildlife] = []
+        self._scored: list[tuple[int, int, int, int] | None] = [None] * seats
+        """Per seat, what its total was worked out from: its token and tile counts, the
+        bonus changes and its nature tokens."""
+        self._totals = [0] * seats
 
     def totals(self, state: GameState, seats: Sequence[int] | None = None) -> list[int]:
         """The totals of ``seats`` (every seat by default), in that order, in ``state`` (a
@@ -101,11 +114,12 @@ class RunningTotals:
         bonuses."""
         players = state.players
         options = state.options
+        tiles_read = self._tiles_read
         for seat, player in enumerate(players):
-            self._read_corridors(seat, player.environment)
-        if self._largest != self._bonuses_of:
-            self._bonuses_of = list(self._largest)
-            self._bonuses = habitat_bonuses(self._largest, options)
+            if len(player.environment.tiles) != tiles_read[seat]:
+                self._read_corridors(seat, player.environment)
+        if self._largest_changed:
+            self._update_bonuses(options)
         if not self._wildlife:
             card_sets = [CardSet(state.cards)]
             if state.second_cards is not None and options.two_card_sets:
@@ -114,29 +128,52 @@ class RunningTotals:
         found = []
         for seat in range(len(players)) if seats is None else seats:
             player = players[seat]
-            found.append(
-                player_total(
-                    self._wildlife[seat].points(player.environment.wildlife, options),
+            wildlife = player.environment.wildlife
+            basis = (len(wildlife), tiles_read[seat], self._bonus_changes, player.nature_tokens)
+            if basis != self._scored[seat]:
+                self._scored[seat] = basis
+                self._totals[seat] = player_total(
+                    self._wildlife[seat].points(wildlife, options),
                     self._corridor_points(seat, options),
                     self._bonuses[seat],
                     player.nature_tokens,
                 )
-            )
+            found.append(self._totals[seat])
         return found
 
     def _read_corridors(self, seat: int, board: Environment) -> None:
-        """The largest corridors of ``seat``'s ``board``, read again if tiles were placed
-        on it since."""
-        if len(board.tiles) != self._tiles_read[seat]:
-            self._tiles_read[seat] = len(board.tiles)
-            corridors = self._corridors[seat] = CorridorIndex.of(board)
-            self._largest[seat] = corridors.largest()
+        """The largest corridors of ``seat``'s ``board`` (whose tiles changed since the
+        last read: a board of the game followed, which only grows)."""
+        self._tiles_read[seat] = len(board.tiles)
+        corridors = self._corridors[seat] = CorridorIndex.of(board, grown=True)
+        largest = corridors.largest()
+        if largest != self._largest[seat]:
+            self._largest[seat] = largest
+            self._largest_changed = True
+
+    def _update_bonuses(self, options: GameOptions) -> None:
+        """The habitat bonuses (:func:`~cascadia.projections.habitats.habitat_bonus`) of
+        the habitats whose largest corridors changed."""
+        self._largest_changed = False
+        per_seat = [itemgetter(*HABITATS)(largest) for largest in self._largest]
+        for habitat, sizes in zip(HABITATS, zip(*per_seat, strict=True), strict=True):
+            if sizes != self._bonus_sizes.get(habitat):
+                self._bonus_sizes[habitat] = sizes
+                for bonuses, bonus in zip(self._bonuses, habitat_bonus(sizes, options), strict=True):
+                    if bonuses.get(habitat) != bonus:
+                        bonuses[habitat] = bonus
+                        self._bonus_changes += 1
 
     def _corridor_points(self, seat: int, options: GameOptions) -> dict[str, int]:
         """The corridor points of ``seat`` (its corridors read by :meth:`_read_corridors`),
-        worked out again if they were read for more tiles since."""
+        worked out again if they were read for more tiles since and, but with
+        ``corridors_of_three``, its largest corridors changed (the points of the others
+        read the largest alone, :meth:`CorridorIndex.points`)."""
         corridors = self._corridors[seat]
         if self._tiles_scored[seat] != self._tiles_read[seat] and corridors is not None:
             self._tiles_scored[seat] = self._tiles_read[seat]
-            self._habitats[seat] = corridors.points(options)
+            largest = self._largest[seat]
+            if options.corridors_of_three or largest is not self._points_of[seat]:
+                self._points_of[seat] = largest
+                self._habitats[seat] = corridors.points(options)
         return self._habitats[seat]
