@@ -17,7 +17,6 @@ clock of :mod:`cascadia.server.turn_clock`).
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 import threading
@@ -257,12 +256,6 @@ class GameService:
     def _load(self, record: ServerGameOpened) -> Game:
         with answering(record.game_id):
             return self.store.game(record.game_id)
-
-    def view(self, game_id: UUID, seat: int | None, now: RecordState | None = None) -> dict[str, Any]:
-        """The game as a spectator (``seat=None``) or one seat sees it: the data of
-        :meth:`view_text`."""
-        text, _ = self.view_text(game_id, seat, now)
-        return json.loads(text)  # type: ignore[no-any-return]
 
     def view_text(self, game_id: UUID, seat: int | None, now: RecordState | None = None) -> tuple[str, bool]:
         """The JSON of the game as a spectator (``seat=None``) or one seat sees it, and

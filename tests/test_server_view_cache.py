@@ -4,6 +4,7 @@ answer; a handover (a new version of the record) renders the view again."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,12 @@ def store(tmp_path: Path) -> Iterator[ServerStore]:
     store.close()
 
 
+def view(service: GameService, game_id: Any, seat: int | None) -> dict[str, Any]:
+    """The view a route answers with, as data."""
+    text, _ = service.view_text(game_id, seat)
+    return json.loads(text)  # type: ignore[no-any-return]
+
+
 def _game(service: GameService, turn_seconds: int | None = None) -> Any:
     return service.create([SeatSpec(name="ann"), SeatSpec(name="bob")], {}, turn_seconds=turn_seconds).game_id
 
@@ -40,8 +47,8 @@ def _game(service: GameService, turn_seconds: int | None = None) -> Any:
 def test_a_second_read_at_the_same_version_answers_the_same_view(store: ServerStore) -> None:
     service = GameService(store)
     game_id = _game(service)
-    assert service.view(game_id, 0) == service.view(game_id, 0)
-    assert service.view(game_id, None) == service.view(game_id, None)
+    assert view(service, game_id, 0) == view(service, game_id, 0)
+    assert view(service, game_id, None) == view(service, game_id, None)
 
 
 def test_each_viewer_gets_its_own_view(store: ServerStore) -> None:
@@ -49,32 +56,32 @@ def test_each_viewer_gets_its_own_view(store: ServerStore) -> None:
     game_id = _game(cached)
     for viewer in (0, 1, None, 1, 0, None):
         fresh = GameService(store)  # renders anew: nothing kept
-        assert cached.view(game_id, viewer) == fresh.view(game_id, viewer)
-    mover = cached.view(game_id, None)["current_player"]
-    assert cached.view(game_id, mover)["legal_commands"]
-    assert cached.view(game_id, 1 - mover)["legal_commands"] == []
-    assert cached.view(game_id, None)["legal_commands"] is None
+        assert view(cached, game_id, viewer) == view(fresh, game_id, viewer)
+    mover = view(cached, game_id, None)["current_player"]
+    assert view(cached, game_id, mover)["legal_commands"]
+    assert view(cached, game_id, 1 - mover)["legal_commands"] == []
+    assert view(cached, game_id, None)["legal_commands"] is None
 
 
 def test_a_view_after_a_command_is_the_new_version(store: ServerStore) -> None:
     service = GameService(store)
     game_id = _game(service)
-    mover = service.view(game_id, None)["current_player"]
-    before = service.view(game_id, mover)
+    mover = view(service, game_id, None)["current_player"]
+    before = view(service, game_id, mover)
     command = before["legal_commands"][0]["command"]
     played = service.play(game_id, mover, command, before["version"])
-    after = service.view(game_id, mover)
+    after = view(service, game_id, mover)
     assert after["version"] == played.version > before["version"]
-    assert after == GameService(store).view(game_id, mover)
+    assert after == view(GameService(store), game_id, mover)
 
 
 def test_the_turn_seconds_left_are_counted_at_each_read(store: ServerStore) -> None:
     time = Clock()
     service = GameService(store, TurnClock(time))
     game_id = _game(service, turn_seconds=60)
-    first = service.view(game_id, 0)
+    first = view(service, game_id, 0)
     time.seconds += 25
-    second = service.view(game_id, 0)
+    second = view(service, game_id, 0)
     assert (first["turn_seconds_left"], second["turn_seconds_left"]) == (60, 35)
     assert {**first, "turn_seconds_left": 35} == second
 
@@ -83,9 +90,9 @@ def test_a_seat_handed_to_a_bot_renders_the_view_again(store: ServerStore) -> No
     service = GameService(store)
     created = service.create([SeatSpec(name="ann"), SeatSpec(name="bob")], {})
     game_id = created.game_id
-    before = service.view(game_id, None)
+    before = view(service, game_id, None)
     service.hand_to_bot(game_id, 1, created.creator_token)
-    after = service.view(game_id, None)
+    after = view(service, game_id, None)
     assert after["version"] == before["version"]
     assert [s["handed"] for s in before["seats"]] == [None, None]
     assert after["seats"][1]["handed"] == {"bot": "greedy", "reason": "creator"}
