@@ -57,6 +57,20 @@ def cpu(work: Callable[[], object]) -> float:
     return time.process_time() - started
 
 
+def side_by_side(
+    seeds: range, engine: Callable[[int], object], environment: Callable[[int], object]
+) -> tuple[float, float]:
+    """CPU seconds of the engine's games and of the environment's, played game by game
+    in turn (who goes first alternates), so that both see the machine alike: a run of
+    one after the other caught a busy or a quiet spell of the machine whole."""
+    totals = [0.0, 0.0]
+    for seed in seeds:
+        pair = [(0, engine), (1, environment)]
+        for side, play in pair if seed % 2 else reversed(pair):
+            totals[side] += cpu(lambda: play(seed))  # noqa: B023  # called at once
+    return totals[0], totals[1]
+
+
 def random_game(seed: int, players: int, legal_counts: list[int]) -> list[Command]:
     """The engine alone: a game of uniform random legal commands; its decisions."""
     rng = random.Random(seed)
@@ -114,28 +128,30 @@ def measure(seeds: range, players: int) -> tuple[Figures, list[int]]:
     counts: list[int] = []
     decisions = {seed: random_game(seed, players, counts) for seed in seeds}
     steps = sum(len(played) for played in decisions.values())
-    engine = cpu(lambda: [random_game(seed, players, []) for seed in seeds])
     aec = CascadiaAECEnv(players)
-    figures = {
-        "PettingZoo AEC": (steps, engine, cpu(lambda: [aec_game(aec, s, decisions[s]) for s in seeds]))
-    }
+    engine, env = side_by_side(
+        seeds, lambda s: random_game(s, players, []), lambda s: aec_game(aec, s, decisions[s])
+    )
+    figures = {"PettingZoo AEC": (steps, engine, env)}
     try:
         import cascadia.bots.agents.openspiel_game  # noqa: F401  # registers python_cascadia
         import pyspiel
     except ImportError:
         pass
     else:
-        spiel = cpu(lambda: [openspiel_game(pyspiel, players, s, decisions[s]) for s in seeds])
-        figures["OpenSpiel"] = (steps, engine, spiel)
+        engine, env = side_by_side(
+            seeds,
+            lambda s: random_game(s, players, []),
+            lambda s: openspiel_game(pyspiel, players, s, decisions[s]),
+        )
+        figures["OpenSpiel"] = (steps, engine, env)
     bots = ["random"] * players
     bot_decisions: list[Command] = []
-    engine = cpu(lambda: [play_game(seed, bots, decisions=bot_decisions) for seed in seeds])
     gym = CascadiaEnv(bots[1:])
-    figures["Gymnasium vs random bots"] = (
-        len(bot_decisions),
-        engine,
-        cpu(lambda: [gym_game(gym, s) for s in seeds]),
+    engine, env = side_by_side(
+        seeds, lambda s: play_game(s, bots, decisions=bot_decisions), lambda s: gym_game(gym, s)
     )
+    figures["Gymnasium vs random bots"] = (len(bot_decisions), engine, env)
     return figures, counts
 
 
