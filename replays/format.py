@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import tempfile
 import typing
@@ -541,11 +542,34 @@ def decode_bounded(data: bytes) -> Any:
     return value
 
 
+PARSED_DEPTH = 200
+"""The deepest text :func:`loads_bounded` hands to :func:`json.loads`, whose parser
+recurses once per level: deeper text is refused before it is parsed, so the parser never
+runs the interpreter up to its recursion limit (where a garbage collection that happens
+to run finalizers fails each of them with a ``RecursionError`` of its own)."""
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_JSON_BRACKET = re.compile(rb"[\[\]{}]")
+
+
+def _text_depth(text: bytes) -> int:
+    """How deeply the brackets of JSON ``text`` nest (those inside strings not counted)."""
+    depth = deepest = 0
+    for bracket in _JSON_BRACKET.findall(_JSON_STRING.sub(b"", text)):
+        depth += 1 if bracket in b"[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
 def loads_bounded(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
     """One JSON value from ``text`` (bytes: UTF-8) at most ``max_depth`` levels deep: the
     JSON twin of :func:`decode_bounded`, for every nested JSON input (map files, analyses,
     request bodies); ``ValueError`` saying what is wrong otherwise, never a
-    ``RecursionError`` here or in code that walks the value later."""
+    ``RecursionError`` here or in code that walks the value later. Text that could nest
+    deeper than :data:`PARSED_DEPTH` (it opens more brackets than that) has its depth
+    measured first and is refused without being parsed if it does."""
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if raw.count(b"[") + raw.count(b"{") > PARSED_DEPTH and _text_depth(raw) > PARSED_DEPTH:
+        raise ValueError(f"values nest deeper than {max_depth} levels")
     try:
         value = json.loads(text)
     except RecursionError:

@@ -5,12 +5,13 @@ open into a failure)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 from pathlib import Path
 
 import pytest
-from cascadia.replays.format import MAX_DEPTH, MAX_LOG_BYTES, loads_bounded
+from cascadia.replays.format import MAX_DEPTH, MAX_LOG_BYTES, PARSED_DEPTH, loads_bounded
 from cascadia.replays.map_file import MAX_MAP_BYTES
 from test_replays_cli import cli, one_line_error
 from test_replays_helpers import game_log
@@ -114,3 +115,21 @@ def test_loads_bounded_refuses_depth_invalid_utf8_and_bad_json():
     for data in (nested(MAX_DEPTH + 1), nested(100_000), b'"\xff"', "{"):
         with pytest.raises(ValueError):
             loads_bounded(data)
+
+
+def test_loads_bounded_never_parses_text_deeper_than_the_parser_may_recurse(monkeypatch):
+    """Text nesting deeper than PARSED_DEPTH is refused before json.loads sees it (the
+    parser would recurse to the interpreter's limit: a garbage collection then fails every
+    finalizer it runs); brackets inside strings do not count."""
+    parsed = []
+    real_loads = json.loads
+    monkeypatch.setattr(json, "loads", lambda text: parsed.append(text) or real_loads(text))
+    for data in (nested(PARSED_DEPTH + 1), nested(100_000).encode(), "[" * 5000):
+        with pytest.raises(ValueError, match=f"nest deeper than {MAX_DEPTH} levels"):
+            loads_bounded(data)
+    assert parsed == []
+    inside = '["' + "[{" * 1000 + '\\"]"]'
+    assert loads_bounded(inside) == ["[{" * 1000 + '"]']
+    with pytest.raises(ValueError, match="nest deeper"):
+        loads_bounded(nested(PARSED_DEPTH))  # parsed (no deeper than the bound), then refused
+    assert len(parsed) == 2
