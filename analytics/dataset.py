@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
 from cascadia.analytics import schema
 from cascadia.domain.errors import CascadiaError
 from cascadia.replays.format import loads_bounded
@@ -123,6 +122,8 @@ def split(tables: Mapping[str, pa.Table], batch: str, source: str) -> dict[Parti
     ``tables`` holds one table per stored table, with the columns of
     :data:`cascadia.analytics.schema.SCHEMAS` and ``batch`` in its ``batch`` column (what
     :meth:`cascadia.analytics.rows.BatchColumns.tables` returns); else ``ValueError``."""
+    import pyarrow.compute as pc  # a writer's: readers of the dataset do without its import
+
     for name in schema.TABLES:
         _check_table(name, tables[name], batch)
     games = tables[schema.GAMES]
@@ -148,6 +149,8 @@ def split(tables: Mapping[str, pa.Table], batch: str, source: str) -> dict[Parti
 
 
 def _check_table(name: str, table: pa.Table, batch: str) -> None:
+    import pyarrow.compute as pc
+
     if not table.schema.equals(schema.SCHEMAS[name]):
         raise ValueError(f"{name}: the table does not have the columns of analytics/schema.py")
     if table.num_rows and not pc.all(pc.equal(table.column("batch"), batch)).as_py():

@@ -22,6 +22,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 from cascadia.analytics import legacy, schema
+from cascadia.analytics.dataset import Partition
 from cascadia.analytics.storage import AnalyticsStore
 from cascadia.domain.components import FIRST_STARTER_ID, TILES, WILDLIFE
 from cascadia.domain.errors import CascadiaError
@@ -71,9 +72,10 @@ def _sql_literal(value: object) -> str:
 
 
 def _read_parquet(files: list[Path], by_name: bool = True) -> str:
-    """A ``read_parquet`` of ``files`` that parses no partition from their paths; columns
-    matched ``by_name`` across files whose columns may differ (every footer read first)."""
-    listing = ", ".join(_sql_literal(f.resolve()) for f in files)
+    """A ``read_parquet`` of ``files`` (absolute paths) that parses no partition from their
+    paths; columns matched ``by_name`` across files whose columns may differ (every footer
+    read first)."""
+    listing = ", ".join(_sql_literal(f) for f in files)
     return f"read_parquet([{listing}], union_by_name = {str(by_name).lower()}, hive_partitioning = false)"
 
 
@@ -100,7 +102,9 @@ class AnalyticsDB:
     """A read-only DuckDB view of the analytics tables of one data directory."""
 
     def __init__(self, home: str | os.PathLike[str]) -> None:
-        self.storage = AnalyticsStore(home)
+        # resolved once: the files' paths, given to DuckDB, are absolute and under the root
+        # that :meth:`_lock_down` allows
+        self.storage = AnalyticsStore(Path(home).resolve())
         self.storage.check_dataset()
         self.con = duckdb.connect(":memory:")
         self._define_views()
@@ -117,9 +121,9 @@ class AnalyticsDB:
 
     def _define_views(self) -> None:
         con = self.con
-        current = self.storage.batches_with_current_columns()
+        listing = self.storage.listing()
         self.all_current = not self._legacy_selects(schema.GAMES) and all(
-            f.stem in current for files in self.storage.partitions(schema.GAMES).values() for f in files
+            f.stem in listing.current for files in listing.partitions[schema.GAMES].values() for f in files
         )
         """Whether every game was written with the columns this cascadia writes (its card
         contests among them: :mod:`cascadia.analytics.contests`), so none needs them
@@ -132,12 +136,12 @@ class AnalyticsDB:
             con.unregister(f"_{table}_empty")
             parts = [
                 f"SELECT * FROM _{table}_columns",
-                *self._partition_selects(table, current),
+                *self._partition_selects(listing.partitions[table], listing.current),
                 *self._legacy_selects(table),
             ]
             con.execute(f"CREATE VIEW {table} AS " + " UNION ALL BY NAME ".join(parts))
         if self.storage.marks_file.is_file():
-            marks = _sql_literal(self.storage.marks_file.resolve())
+            marks = _sql_literal(self.storage.marks_file)
             con.execute(f"CREATE VIEW {schema.MARKS} AS SELECT * FROM read_parquet({marks})")
         else:
             con.register("_marks_empty", schema.MARKS_SCHEMA.empty_table())
@@ -153,14 +157,14 @@ class AnalyticsDB:
         con.execute("CREATE TABLE tiles AS SELECT * FROM _tiles")
         con.unregister("_tiles")
 
-    def _partition_selects(self, table: str, current: set[str]) -> list[str]:
-        """``SELECT``s of the committed files of ``table``, one per partition and kind of
+    def _partition_selects(self, partitions: dict[Partition, list[Path]], current: set[str]) -> list[str]:
+        """``SELECT``s of a table's committed files (``partitions``), one per partition and kind of
         batch, with the partition keys as typed constants (taken from the partition, not
         parsed from the paths, so a ``key=value`` folder above the data directory cannot
         add a column). The files of ``current`` batches (the columns this cascadia writes)
         are read as one schema; the others by name, each file's footer compared."""
         selects = []
-        for partition, files in self.storage.partitions(table).items():
+        for partition, files in partitions.items():
             keys = ", ".join(
                 f"CAST({_sql_literal(value)} AS {_SQL_TYPES[field.type]}) AS {field.name}"
                 for field, value in zip(schema.PARTITION_KEYS, astuple(partition), strict=True)
@@ -188,7 +192,7 @@ class AnalyticsDB:
         ]
 
     def _lock_down(self) -> None:
-        root = _sql_literal(str(self.storage.root.resolve()) + os.sep)
+        root = _sql_literal(str(self.storage.root) + os.sep)
         self.con.execute(f"SET allowed_directories = [{root}]")
         self.con.execute("SET enable_external_access = false")
         self.con.execute("SET autoinstall_known_extensions = false")

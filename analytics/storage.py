@@ -124,6 +124,15 @@ def new_batch_id() -> str:
     return f"{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}-{uuid.uuid4().hex[:8]}"
 
 
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """The committed files of each table by partition (:meth:`AnalyticsStore.partitions`)
+    and the batches written with the current columns, read once for a reader."""
+
+    partitions: dict[str, dict[Partition, list[Path]]]
+    current: set[str]
+
+
 class AnalyticsStore:
     """The Parquet files of the analytics tables under ``<home>/analytics``."""
 
@@ -161,20 +170,30 @@ class AnalyticsStore:
             if partition is not None:
                 yield partition, path
 
-    def partitions(self, table: str) -> dict[Partition, list[Path]]:
-        """The committed files of ``table`` in the partitioned layout, by partition."""
-        committed = self._committed()
+    def partitions(self, table: str, committed: set[str] | None = None) -> dict[Partition, list[Path]]:
+        """The committed files of ``table`` in the partitioned layout, by partition
+        (``committed``: the committed batches, when the caller has listed them)."""
+        committed = self._committed() if committed is None else committed
         result: dict[Partition, list[Path]] = {}
         for partition, path in self._partition_files(table):
             if path.stem in committed:
                 result.setdefault(partition, []).append(path)
         return dict(sorted(result.items()))
 
-    def batches_with_current_columns(self) -> set[str]:
+    def batches_with_current_columns(self, committed: set[str] | None = None) -> set[str]:
         """The committed batches whose marker says their files have the columns this
         cascadia writes (:func:`~cascadia.analytics.schema.columns_digest`)."""
         digest = schema.columns_digest()
-        return {batch for batch in self._committed() if _marker_columns(self._marker(batch)) == digest}
+        committed = self._committed() if committed is None else committed
+        return {batch for batch in committed if _marker_columns(self._marker(batch)) == digest}
+
+    def listing(self) -> Listing:
+        """What a reader of the partitioned layout sees, each folder listed once."""
+        committed = self._committed()
+        return Listing(
+            {table: self.partitions(table, committed) for table in schema.TABLES},
+            self.batches_with_current_columns(committed),
+        )
 
     def legacy_files(self, table: str) -> list[Path]:
         """The committed files of ``table`` in the legacy layout (:mod:`cascadia.analytics.legacy`)."""

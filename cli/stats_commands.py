@@ -552,3 +552,7 @@ def stats_achievements(
     ]
     data = {"achievements": rates, "milestones": milestones}
     _output(sheets, data, fmt, json_output, wide, empty=not rates and not milestones)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(stats_app, name="stats", short_help="Standard statistics over the ingested games.")

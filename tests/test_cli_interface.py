@@ -169,7 +169,7 @@ def test_each_command_module_registers_the_commands_it_is_listed_with() -> None:
     for module, names in COMMAND_MODULES.items():
         registered = typer.main.get_command(build_app([module])).commands  # type: ignore[attr-defined]
         assert sorted(registered) == sorted(names), module
-    assert modules_for(["--home", "sql", "sql", "SELECT 1"]) == ("cascadia.cli.analytics_commands",)
+    assert modules_for(["--home", "sql", "sql", "SELECT 1"]) == ("cascadia.cli.sql_commands",)
     assert modules_for(["--home=x", "rules"]) == ("cascadia.cli.rules_commands",)
     assert modules_for(["--help"]) == modules_for(["sqll"]) == tuple(COMMAND_MODULES)
 
