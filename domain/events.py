@@ -14,8 +14,8 @@ draw position by one, which lets an audit re-derive every draw from the seed.
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, fields
-from typing import Any, ClassVar, TypeVar
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
 from uuid import UUID
 
 
@@ -300,47 +300,7 @@ PAYLOAD_FIELDS: dict[str, tuple[str, ...]] = {
 """The payload field names of each event type, in declaration order."""
 
 
-E = TypeVar("E", bound=GameEvent)
-
-_MISSING: Any = object()
-"""A required field's value in :func:`_in_declared_order`, until the payload gives it."""
-
-
-def _in_declared_order(cls: type[GameEvent], payload: dict[str, Any]) -> dict[str, Any]:
-    """``payload`` with the fields in the order ``cls`` declares them and the defaults of
-    those it leaves out; ``TypeError`` for a field ``cls`` lacks or a required one missing."""
-    declared = fields(cls)[2:]
-    values = {f.name: _MISSING if f.default is MISSING else f.default for f in declared}
-    values.update(payload)
-    missing = [name for name, value in values.items() if value is _MISSING]
-    unknown = sorted(set(payload) - {f.name for f in declared})
-    if missing or unknown:
-        raise TypeError(f"{cls.__name__}: fields {unknown} unknown, {missing} missing")
-    return values
-
-
-_DECLARED: dict[type[GameEvent], tuple[str, ...]] = {
-    cls: PAYLOAD_FIELDS[name] for name, cls in EVENT_TYPES.items()
-}
-
-
-def new_event(cls: type[E], game_id: UUID, version: int, payload: dict[str, Any]) -> E:
-    """``cls(game_id, version, **payload)``, without calling the dataclass ``__init__``:
-    a frozen dataclass sets its fields one ``object.__setattr__`` at a time, which came to
-    a twelfth of a random game's instructions. The fields go into the event's ``__dict__``
-    in declaration order, as ``__init__`` puts them (so the event's encodings keep their
-    bytes), defaults filled in; a payload with a field that ``cls`` lacks, or without one
-    it requires, is refused with ``TypeError`` as ``__init__`` refuses it."""
-    event = object.__new__(cls)
-    values = event.__dict__
-    values["originator_id"] = game_id
-    values["originator_version"] = version
-    if tuple(payload) != _DECLARED[cls]:  # another order, defaults to add, or the wrong fields
-        payload = _in_declared_order(cls, payload)
-    values.update(payload)
-    return event
-
-
 def make_event(type_name: str, game_id: UUID, version: int, payload: dict[str, Any]) -> GameEvent:
     """Build an event from its type name and payload (as read from a log or a store)."""
-    return new_event(EVENT_TYPES[type_name], game_id, version, payload)
+    cls = EVENT_TYPES[type_name]
+    return cls(game_id, version, **payload)

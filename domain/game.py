@@ -816,7 +816,7 @@ class Game:
         self._emit(ev.NatureTokenSpent, player=seat, action=action, cost=cost)
 
     def _emit(self, cls: type[ev.GameEvent], **payload: Any) -> None:
-        event = ev.new_event(cls, self.state.game_id, self.state.version + 1, payload)
+        event = cls(self.state.game_id, self.state.version + 1, **payload)
         evolve(self.state, event)
         self._pending.append(event)
 
