@@ -9,6 +9,7 @@ interruption with every game written exactly once, and where the shards were pla
 from __future__ import annotations
 
 import errno
+import gc
 import json
 import multiprocessing
 import os
@@ -38,6 +39,7 @@ from cascadia.domain.commands import (
 from cascadia.domain.decisions import decisions_of
 from cascadia.domain.errors import CommandFormatError
 from cascadia.domain.options import GameOptions
+from cascadia.projections.game_scores import score_state as score
 from cascadia.replays.audit import audit_file
 from cascadia.replays.errors import AuditDivergence
 from cascadia.replays.format import LogHeader, encode_log
@@ -129,6 +131,20 @@ def test_simulate_then_export_gives_the_same_log_as_the_shard(cli, tmp_path):
 def test_the_same_games_give_the_same_shard_bytes():
     spec = spec_of(games=2, shard_size=2)
     assert play_shard(spec, 0).shard == play_shard(spec, 0).shard
+
+
+def test_a_shard_is_played_with_rarer_young_collections_and_the_thresholds_put_back(monkeypatch):
+    seen = []
+
+    def scored(state):
+        seen.append(gc.get_threshold())
+        return score(state)
+
+    monkeypatch.setattr(study_module, "score_state", scored)
+    before = gc.get_threshold()
+    play_shard(spec_of(games=2, shard_size=2), 0)
+    assert seen == [(study_module.YOUNG_COLLECTION, *before[1:])] * 2
+    assert gc.get_threshold() == before
 
 
 def write_one_shard(tmp_path: Path, games: int = 2) -> Path:

@@ -22,6 +22,7 @@ the same in both (they must be).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -33,6 +34,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 CASCADIA = str(Path(sys.executable).with_name("cascadia"))
 AGGREGATE = (
@@ -139,20 +141,37 @@ def shard_stages(bot: str, index: int, shard_size: int) -> tuple[dict[str, float
     """Play shard ``index`` (of ``shard_size`` games) of a study of 4 ``bot`` seats as a
     study worker does, in this process: the CPU seconds of each stage (:data:`STAGES`)
     and the SHA-256 of the shard's bytes and Parquet files together."""
+    from cascadia.application import study
+    from cascadia.application.study import StudySpec
+    from cascadia.domain.options import GameOptions
+
+    spec = StudySpec((bot,) * 4, GameOptions(), 0, shard_size * (index + 1), shard_size)
+    # the garbage collector's settings of a study worker (a checkout before them: Python's)
+    with getattr(study, "young_collections_rarer", contextlib.nullcontext)():
+        return _timed_stages(spec, index)
+
+
+def _timed_stages(spec: Any, index: int) -> tuple[dict[str, float], str]:
+    """:func:`shard_stages` for ``spec`` (a ``StudySpec``), its rows turned into Arrow every
+    ``ROWS_CHUNK`` games as :func:`~cascadia.application.study.play_shard` does."""
+    import pyarrow as pa
     from cascadia.analytics.rows import BatchColumns
     from cascadia.analytics.storage import encode_batch
-    from cascadia.application.study import StudySpec
+    from cascadia.application import study
     from cascadia.bots.registry import bot_game_id, play_game
-    from cascadia.domain.options import GameOptions
     from cascadia.projections.game_scores import score_state
     from cascadia.replays.shard import encode_shard
     from cascadia.replays.shard_games import record_game
 
-    spec = StudySpec((bot,) * 4, GameOptions(), 0, shard_size * (index + 1), shard_size)
     clock = time.process_time
     spent = dict.fromkeys(STAGES, 0.0)
-    columns, games = BatchColumns(), []
+    columns, games, chunks = BatchColumns(), [], []
     for seed in spec.shard_seeds(index):
+        if len(columns) == getattr(study, "ROWS_CHUNK", None):  # as play_shard: rows into Arrow
+            t0 = clock()
+            chunks.append(columns.tables(spec.batch(index)))
+            columns = BatchColumns()
+            spent["rows"] += clock() - t0
         t0 = clock()
         decisions: list = []
         game = play_game(
@@ -171,7 +190,9 @@ def shard_stages(bot: str, index: int, shard_size: int) -> tuple[dict[str, float
     t0 = clock()
     shard = encode_shard(spec.id, index, spec.setup, games)
     t1 = clock()
-    batch = encode_batch(columns.tables(spec.batch(index)), spec.batch(index), spec.source)
+    chunks.append(columns.tables(spec.batch(index)))
+    tables = {name: pa.concat_tables([chunk[name] for chunk in chunks]) for name in chunks[0]}
+    batch = encode_batch(tables, spec.batch(index), spec.source)
     spent["encode"], spent["parquet"] = t1 - t0, clock() - t1
     digest = hashlib.sha256(shard)
     for path, data in sorted(batch.files.items()):
