@@ -250,12 +250,15 @@ class GameService:
             return self.store.seat_hashes(game_id)
 
     def game(self, game_id: UUID) -> Game:
-        """A server game as stored now (404 for an id that is no server game's)."""
+        """A server game as stored now, to read only (404 for an id that is no server
+        game's)."""
         return self._load(self.record(game_id))
 
     def _load(self, record: ServerGameOpened) -> Game:
+        """The game of ``record`` as stored now, to read only (the cached state, no copy:
+        :meth:`~cascadia.server.store.ServerStore.current`)."""
         with answering(record.game_id):
-            return self.store.game(record.game_id)
+            return self.store.current(record.game_id)
 
     def view_text(self, game_id: UUID, seat: int | None, now: RecordState | None = None) -> tuple[str, bool]:
         """The JSON of the game as a spectator (``seat=None``) or one seat sees it, and
