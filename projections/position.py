@@ -46,6 +46,8 @@ FIELDS: tuple[str, ...] = (
 )
 """The fixed fields, in order; one ``board`` field per seat follows them."""
 _OPTION_FIELDS = {f.name: f for f in fields(GameOptions)}
+_DEFAULT_OPTIONS = GameOptions().to_dict()
+"""Every option's default, by name (read only)."""
 
 
 class PositionError(CascadiaError):
@@ -139,8 +141,9 @@ def position_of(state: GameState, viewer: Viewer, view: dict[str, Any] | None = 
             ts.wildlife_done,
         )
     )
-    default = GameOptions().to_dict()
-    options = tuple((name, value) for name, value in view["options"].items() if default.get(name) != value)
+    options = tuple(
+        (name, value) for name, value in view["options"].items() if _DEFAULT_OPTIONS.get(name) != value
+    )
     return Position(
         viewer=viewer,
         rules_version=state.rules_version,

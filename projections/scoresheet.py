@@ -106,8 +106,16 @@ class ScoreSheet:
     def running(self) -> ScoreSheet:
         """The same sheet as the running scores of a game still being played: ranks as
         they stand, nobody has won (RULES.md 4.5: "Then score"; 5: "Highest total wins")."""
-        players = tuple(replace(p, won=False) for p in self.players)
-        return replace(self, players=players, final=False)
+        players = tuple(replace(p, won=False) if p.won else p for p in self.players)
+        return ScoreSheet(
+            players,
+            self.cards,
+            self.options,
+            self.solo_rating,
+            self.second_cards,
+            self.rules_version,
+            final=False,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data."""

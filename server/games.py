@@ -21,7 +21,7 @@ import logging
 import secrets
 import threading
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from uuid import UUID, uuid4
 
@@ -313,7 +313,7 @@ class GameService:
             "commitment": record.commitment,
             "version": state.version,
             "turn": state.turn,
-            "round": asdict(game_round(state)),
+            "round": game_round(state).to_dict(),
             "current_player": state.current,
             "finished": state.finished,
             "map_id": None if record.map_id is None else str(record.map_id),
