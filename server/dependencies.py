@@ -268,7 +268,10 @@ class _CallerOfGame(_AuthorizationHeader):
         return GameCaller(services_of(request), parse_game_id(game_id), authorization)
 
 
-Caller = Annotated[GameCaller, Depends(_CallerOfGame(**BEARER_SCHEME))]
+CALLER_OF_GAME = _CallerOfGame(**BEARER_SCHEME)
+"""The dependency of :data:`Caller` (:class:`~cascadia.server.caller_route.CallerRoute`
+calls it itself)."""
+Caller = Annotated[GameCaller, Depends(CALLER_OF_GAME)]
 """Who calls on the game the path names (:class:`GameCaller`; 404 unless the id is in
 canonical form, as :data:`GameId`)."""
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from cascadia.server import metrics
+from cascadia.server.caller_route import CallerRoute
 from cascadia.server.dependencies import (
     Authorization,
     Caller,
@@ -84,9 +85,12 @@ def list_games(services: Services, limit: NumberQuery = None) -> JSONResponse:
     return answer({"games": games, "total": total})
 
 
-@routes.get("/api/games/{game_id}")
 async def read_game(caller: Caller, background: BackgroundTasks) -> Response:
     return await caller.services.threads.run(_read_game, caller, background)
+
+
+# the route a game in play reads most: answered without FastAPI's dependency solving
+routes.add_api_route("/api/games/{game_id}", read_game, methods=["GET"], route_class_override=CallerRoute)
 
 
 def _read_game(caller: GameCaller, background: BackgroundTasks) -> Response:
