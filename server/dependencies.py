@@ -58,7 +58,10 @@ BEARER_SCHEME: dict[str, Any] = {
 }
 """How the OpenAPI description shows the bearer token of :data:`Authorization` and
 :data:`Caller` (one scheme)."""
-Authorization = Annotated[str | None, Depends(_AuthorizationHeader(**BEARER_SCHEME))]
+AUTHORIZATION_HEADER = _AuthorizationHeader(**BEARER_SCHEME)
+"""The dependency of :data:`Authorization` (:class:`~cascadia.server.direct_routes.CommandRoute`
+calls it itself)."""
+Authorization = Annotated[str | None, Depends(AUTHORIZATION_HEADER)]
 """The ``Authorization`` header (a seat's ``Bearer`` token), if sent."""
 NumberQuery = Annotated[str | None, Query(max_length=40)]
 """A query parameter holding a number: taken as text, parsed by :func:`client_number`."""
@@ -269,7 +272,7 @@ class _CallerOfGame(_AuthorizationHeader):
 
 
 CALLER_OF_GAME = _CallerOfGame(**BEARER_SCHEME)
-"""The dependency of :data:`Caller` (:class:`~cascadia.server.caller_route.CallerRoute`
+"""The dependency of :data:`Caller` (:class:`~cascadia.server.direct_routes.CallerRoute`
 calls it itself)."""
 Caller = Annotated[GameCaller, Depends(CALLER_OF_GAME)]
 """Who calls on the game the path names (:class:`GameCaller`; 404 unless the id is in

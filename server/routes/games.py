@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from cascadia.server import metrics
-from cascadia.server.caller_route import CallerRoute
 from cascadia.server.dependencies import (
     Authorization,
     Caller,
@@ -25,6 +24,7 @@ from cascadia.server.dependencies import (
     parse_game_id,
     services_of,
 )
+from cascadia.server.direct_routes import CallerRoute, CommandRoute
 from cascadia.server.games import CreatedGame, SeatSpec
 from cascadia.server.maps import parse_map_id
 from cascadia.server.numbers import client_number
@@ -89,7 +89,7 @@ async def read_game(caller: Caller, background: BackgroundTasks) -> Response:
     return await caller.services.threads.run(_read_game, caller, background)
 
 
-# the route a game in play reads most: answered without FastAPI's dependency solving
+# the routes a game in play calls most are answered without FastAPI's dependency solving
 routes.add_api_route("/api/games/{game_id}", read_game, methods=["GET"], route_class_override=CallerRoute)
 
 
@@ -102,7 +102,6 @@ def _read_game(caller: GameCaller, background: BackgroundTasks) -> Response:
     return answer_text(view)
 
 
-@routes.post("/api/games/{game_id}/commands")
 async def post_command(
     game_id: str,
     body: CommandIn,
@@ -112,6 +111,11 @@ async def post_command(
 ) -> JSONResponse:
     services = services_of(request)
     return await services.threads.run(_post_command, services, game_id, body, background, authorization)
+
+
+routes.add_api_route(
+    "/api/games/{game_id}/commands", post_command, methods=["POST"], route_class_override=CommandRoute
+)
 
 
 def _post_command(
