@@ -19,7 +19,10 @@ the ones that read the store run in the thread pool once, the caller's seat in t
 route's own thread. FastAPI solves every dependency anew on each request (with six, a
 third of the event loop's CPU for a view read from the cache, in cProfile): a route on a
 game takes :data:`Caller`, which names the game and brings the services, rather than
-:data:`GameId` and :data:`Services` beside it.
+:data:`GameId` and :data:`Services` beside it. The view and the command routes, called
+for every command played, skip that solving: their route classes
+(:mod:`cascadia.server.direct_routes`) call :data:`CALLER_OF_GAME` and
+:data:`AUTHORIZATION_HEADER` themselves.
 """
 
 from __future__ import annotations

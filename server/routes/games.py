@@ -3,8 +3,9 @@ tickets, and once it is over its score, log and fairness record.
 
 The routes a game in play calls for every command (its view, a command, its events) are
 ``async`` and run their work in the server's worker threads
-(:mod:`cascadia.server.threads`); the others are sync routes, which FastAPI runs in
-anyio's."""
+(:mod:`cascadia.server.threads`); the view and the command are answered without
+FastAPI's dependency solving (:mod:`cascadia.server.direct_routes`). The others are
+sync routes, which FastAPI runs in anyio's."""
 
 from __future__ import annotations
 
