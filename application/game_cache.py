@@ -3,13 +3,13 @@ server) so that loading a game reads only the events stored after its cached sta
 
 A game loaded through :class:`GameCache` is a private copy the caller may play on, or,
 for a reader (a view), the cached state itself (:meth:`GameCache.latest`), never to be
-changed. Events stored by any writer (this
-process or another) are read at the next load and projected onto a copy, which is then
-kept; a writer of this process may hand over the game it just stored
-(:meth:`GameCache.stored`), which is kept without a read. The last
-:data:`RECENT_EVENTS` events that led to a cached state are kept beside it, so that a
-reader who knows which version it needs (a server's event stream, told by its hub) can
-take the events after its last one without reading the store (:meth:`GameCache.recent`).
+changed. Events stored by any writer (this process or another) are read at the next
+load and projected onto a copy, which is then kept; a writer of this process may hand
+over the game it just stored (:meth:`GameCache.stored`), which is kept without a read.
+The last :data:`RECENT_EVENTS` events that led to a cached state are kept beside it, so
+that a reader who knows which version it needs (a server's event stream, told by its
+hub) can take the events after its last one without reading the store
+(:meth:`GameCache.recent`).
 """
 
 from __future__ import annotations
