@@ -1,14 +1,15 @@
 """The latest states of recently used games, kept by a long-running process (the
 server) so that loading a game reads only the events stored after its cached state.
 
-A game loaded through :class:`GameCache` is a private copy the caller may play on; the
-cached state is never handed out to be changed. Events stored by any writer (this
-process or another) are read at the next load and projected onto a copy, which is then
-kept; a writer of this process may hand over the game it just stored
-(:meth:`GameCache.stored`), which is kept without a read. The last
-:data:`RECENT_EVENTS` events that led to a cached state are kept beside it, so that a
-reader who knows which version it needs (a server's event stream, told by its hub) can
-take the events after its last one without reading the store (:meth:`GameCache.recent`).
+A game loaded through :class:`GameCache` is a private copy the caller may play on, or,
+for a reader (a view), the cached state itself (:meth:`GameCache.latest`), never to be
+changed. Events stored by any writer (this process or another) are read at the next
+load and projected onto a copy, which is then kept; a writer of this process may hand
+over the game it just stored (:meth:`GameCache.stored`), which is kept without a read.
+The last :data:`RECENT_EVENTS` events that led to a cached state are kept beside it, so
+that a reader who knows which version it needs (a server's event stream, told by its
+hub) can take the events after its last one without reading the store
+(:meth:`GameCache.recent`).
 """
 
 from __future__ import annotations
@@ -38,14 +39,18 @@ class _Cached:
 
 
 def _kept_copy(game: Game) -> Game:
-    """A copy of ``game`` to keep, its boards' corridor indexes brought up to date on it
+    """A copy of ``game`` to keep (:func:`_indexed`)."""
+    return _indexed(Game(game.state.copy()))
+
+
+def _indexed(game: Game) -> Game:
+    """``game``, to keep, its boards' corridor indexes brought up to date on it
     (:meth:`CorridorIndex.of <cascadia.projections.habitats.CorridorIndex.of>`): every
     copy handed out then carries them, so that scoring a board (a view scores every
     board) takes in the tiles placed since rather than indexing the board afresh."""
-    kept = Game(game.state.copy())
-    for player in kept.state.players:
+    for player in game.state.players:
         CorridorIndex.of(player.environment)
-    return kept
+    return game
 
 
 class GameCache:
@@ -67,33 +72,39 @@ class GameCache:
 
     def game(self, game_id: UUID) -> Game:
         """The game as stored now: a private copy (``GameNotFoundError`` from ``load``)."""
+        return Game(self.latest(game_id).state.copy())
+
+    def latest(self, game_id: UUID) -> Game:
+        """The game as stored now, to read only: the kept state itself, never to be
+        changed (no copy; :meth:`game` for one to play on)."""
         with self._lock:
             cached = self._games.get(game_id)
         if cached is None:
-            game = self._load(game_id)
-            self._keep(_Cached(_kept_copy(game), ()))
+            game = _indexed(self._load(game_id))
+            self._keep(_Cached(game, ()))
             return game
         return self._after(cached, self._events_after(game_id, cached.game.version))
 
     def game_after(self, game_id: UUID, after: int, events: Sequence[GameEvent]) -> Game:
         """The game as stored now, given ``events``: every event stored after version
         ``after``, just read by the caller (the store is read again only if the cached
-        state is older than ``after``, or none is cached)."""
+        state is older than ``after``, or none is cached); a private copy."""
         with self._lock:
             cached = self._games.get(game_id)
         if cached is None or cached.game.version < after:
             return self.game(game_id)
-        return self._after(cached, [e for e in events if e.originator_version > cached.game.version])
+        later = [e for e in events if e.originator_version > cached.game.version]
+        return Game(self._after(cached, later).state.copy())
 
     def _after(self, cached: _Cached, later: Sequence[GameEvent]) -> Game:
-        """A copy of the cached game with ``later`` (the events stored after it) projected,
-        kept as the latest."""
-        game = Game(cached.game.state.copy())
+        """The cached game with ``later`` (the events stored after it) projected on a
+        copy, kept as the latest and returned (to read only)."""
         if not later:
             self._keep(cached)
-            return game
+            return cached.game
+        game = Game(cached.game.state.copy())
         Game.project(game, later)
-        self._keep(_Cached(_kept_copy(game), (*cached.recent, *later)[-RECENT_EVENTS:]))
+        self._keep(_Cached(_indexed(game), (*cached.recent, *later)[-RECENT_EVENTS:]))
         return game
 
     def stored(self, game: Game, events: Sequence[GameEvent]) -> None:

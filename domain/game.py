@@ -17,6 +17,7 @@ next player, four-of-a-kind check. The methods :meth:`Game.take`, :meth:`Game.pl
 
 from __future__ import annotations
 
+import functools
 import json
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -64,6 +65,9 @@ MAX_PLAYERS = 4
 MAX_BOT_NAME = 40
 """The longest bot name a game records (`GameStarted.bots`)."""
 NATURE_ACTIONS = ("free_choice", "wipe")
+PLACEMENT_COMMANDS_KEPT = 8192
+"""How many tile placements (and as many token targets) :meth:`Game.legal_commands` keeps
+built (a board's open hexes in six rotations: a few hundred per board)."""
 
 
 def stack_size(players: int, options: GameOptions | None = None) -> int:
@@ -512,9 +516,9 @@ class Game:
             return commands + [Take(t, w) for t, w in self.legal_takes()]
         commands = []
         if ts.tile_hex is None:
-            commands += [PlaceTile(q, r, rotation) for (q, r), rotation in self.legal_tile_placements()]
+            commands += [_place_tile(q, r, rotation) for (q, r), rotation in self.legal_tile_placements()]
         if not ts.wildlife_done:
-            commands += [PlaceWildlife(q, r) for q, r in self.legal_wildlife_targets()]
+            commands += [_place_wildlife(q, r) for q, r in self.legal_wildlife_targets()]
             commands.append(ReturnWildlife())
         return commands
 
@@ -907,6 +911,20 @@ class Game:
             wildlife_slot=wildlife_slot,
             wildlife=state.market_wildlife[wildlife_slot],
         )
+
+
+@functools.lru_cache(maxsize=PLACEMENT_COMMANDS_KEPT)
+def _place_tile(q: int, r: int, rotation: int) -> PlaceTile:
+    """The command value of one tile placement, built once and shared: command values
+    never change, and a list of legal commands holds up to a few hundred placements
+    (building each anew was most of the cost of the list)."""
+    return PlaceTile(q, r, rotation)
+
+
+@functools.lru_cache(maxsize=PLACEMENT_COMMANDS_KEPT)
+def _place_wildlife(q: int, r: int) -> PlaceWildlife:
+    """The command value of one token target, built once and shared (as :func:`_place_tile`)."""
+    return PlaceWildlife(q, r)
 
 
 def _is_int(value: object) -> bool:

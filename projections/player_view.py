@@ -26,7 +26,6 @@ for the owner of the event store and the replay tools). A seat or a spectator se
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any, Final
 
 from cascadia.domain.components import WILDLIFE
@@ -105,7 +104,7 @@ def player_view(state: GameState, viewer: Viewer, *, scores: bool = True) -> dic
         "secret_cards": [None if species in hidden else species for species in state.secret_cards],
         "version": state.version,
         "turn": state.turn,
-        "round": asdict(game_round(state)),
+        "round": game_round(state).to_dict(),
         "finished": state.finished,
         "first_player": state.first_player,
         "current_player": state.current,

@@ -10,6 +10,7 @@ malformed text raises :class:`PositionError`, which names the field and the colu
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
@@ -46,6 +47,10 @@ FIELDS: tuple[str, ...] = (
 )
 """The fixed fields, in order; one ``board`` field per seat follows them."""
 _OPTION_FIELDS = {f.name: f for f in fields(GameOptions)}
+_DEFAULT_OPTIONS = GameOptions().to_dict()
+"""Every option's default, by name (read only)."""
+PLACED_KEPT = 8192
+"""How many board hexes :func:`position_of` keeps built (a game in play: a few tens)."""
 
 
 class PositionError(CascadiaError):
@@ -139,8 +144,9 @@ def position_of(state: GameState, viewer: Viewer, view: dict[str, Any] | None = 
             ts.wildlife_done,
         )
     )
-    default = GameOptions().to_dict()
-    options = tuple((name, value) for name, value in view["options"].items() if default.get(name) != value)
+    options = tuple(
+        (name, value) for name, value in view["options"].items() if _DEFAULT_OPTIONS.get(name) != value
+    )
     return Position(
         viewer=viewer,
         rules_version=state.rules_version,
@@ -162,7 +168,7 @@ def position_of(state: GameState, viewer: Viewer, view: dict[str, Any] | None = 
         removed_tiles=tuple(state.removed_tiles),
         removed_wildlife=tuple(state.removed_wildlife),
         boards=tuple(
-            tuple(Placed(h["q"], h["r"], h["tile"], h["rotation"], h["wildlife"]) for h in p["environment"])
+            tuple(_placed(h["q"], h["r"], h["tile"], h["rotation"], h["wildlife"]) for h in p["environment"])
             for p in view["players"]
         ),
     )
@@ -171,6 +177,14 @@ def position_of(state: GameState, viewer: Viewer, view: dict[str, Any] | None = 
 def format_position(state: GameState, viewer: Viewer, view: dict[str, Any] | None = None) -> str:
     """The notation of ``state`` as ``viewer`` may see it (``view``: as :func:`position_of`)."""
     return write_position(position_of(state, viewer, view))
+
+
+@functools.lru_cache(maxsize=PLACED_KEPT)
+def _placed(q: int, r: int, tile: int, rotation: int, wildlife: str | None) -> Placed:
+    """One hex of a board, built once and shared (a :class:`Placed` never changes; a
+    position of a game in play lists every tile of every board, mostly the same ones
+    from one position of the game to the next)."""
+    return Placed(q, r, tile, rotation, wildlife)
 
 
 # -- writing ----------------------------------------------------------------------------

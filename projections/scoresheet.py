@@ -34,6 +34,8 @@ SOLO_RATINGS: tuple[tuple[int, str], ...] = (
 """RULES.md 6: "60+ good start, 70+ got the gist, 80+ great, 90+ excellent, 100+
 outstanding, 110+ incredible"."""
 BELOW_RATINGS = "keep practising"
+_WILDLIFE_POINTS = "wildlife points"
+"""The name of a board's kept wildlife points in its derived data."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,8 +108,16 @@ class ScoreSheet:
     def running(self) -> ScoreSheet:
         """The same sheet as the running scores of a game still being played: ranks as
         they stand, nobody has won (RULES.md 4.5: "Then score"; 5: "Highest total wins")."""
-        players = tuple(replace(p, won=False) for p in self.players)
-        return replace(self, players=players, final=False)
+        players = tuple(replace(p, won=False) if p.won else p for p in self.players)
+        return ScoreSheet(
+            players,
+            self.cards,
+            self.options,
+            self.solo_rating,
+            self.second_cards,
+            self.rules_version,
+            final=False,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data."""
@@ -234,7 +244,7 @@ def score_game(
     """
     if not options.two_card_sets:
         second_cards = None
-    scored = [seat_wildlife(env.wildlife, cards, options, second_cards) for env in environments]
+    scored = [_board_wildlife(env, cards, options, second_cards) for env in environments]
     return build_sheet(
         [wildlife for wildlife, _ in scored],
         [corridor_sizes(env) for env in environments],
@@ -244,6 +254,63 @@ def score_game(
         second_cards=second_cards,
         card_sets=[card_set for _, card_set in scored],
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _WildlifePoints:
+    """A board's :func:`seat_wildlife`, kept in its derived data
+    (``Environment.derived``) with the tokens, cards and options it was scored under."""
+
+    wildlife: dict[Hex, str]
+    cards: dict[str, str]
+    options: GameOptions
+    second_cards: dict[str, str] | None
+    scored: tuple[dict[str, int], int]
+
+    def copy(self) -> _WildlifePoints:
+        return self  # never changed: a copy of the board shares it
+
+    def holds(
+        self,
+        wildlife: Mapping[Hex, str],
+        cards: Mapping[str, str],
+        options: GameOptions,
+        second_cards: Mapping[str, str] | None,
+    ) -> bool:
+        """Whether these are the points of ``wildlife`` under these cards and options."""
+        return (
+            self.wildlife == wildlife
+            and self.cards == cards
+            and (self.options is options or self.options == options)
+            and self.second_cards == second_cards
+        )
+
+
+def _board_wildlife(
+    environment: Environment,
+    cards: Mapping[str, str],
+    options: GameOptions,
+    second_cards: Mapping[str, str] | None,
+) -> tuple[dict[str, int], int]:
+    """:func:`seat_wildlife` of the board, kept with it and scored again only when its
+    tokens (or the cards or options) differ from the ones last scored: a game's boards
+    are scored at each version (the running scores of a view), and a board's tokens
+    change once a turn at most."""
+    kept = environment.derived.get(_WILDLIFE_POINTS)
+    if not (
+        isinstance(kept, _WildlifePoints) and kept.holds(environment.wildlife, cards, options, second_cards)
+    ):
+        scored = seat_wildlife(environment.wildlife, cards, options, second_cards)
+        kept = _WildlifePoints(
+            dict(environment.wildlife),
+            dict(cards),
+            options,
+            None if second_cards is None else dict(second_cards),
+            scored,
+        )
+        environment.derived[_WILDLIFE_POINTS] = kept
+    points, card_set = kept.scored
+    return dict(points), card_set
 
 
 def seat_wildlife(

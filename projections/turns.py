@@ -37,6 +37,10 @@ class Round:
     def __str__(self) -> str:
         return f"round {self.number} of {self.of}"
 
+    def to_dict(self) -> dict[str, int]:
+        """``{"number", "of"}`` (what ``dataclasses.asdict`` gives, without its deep copy)."""
+        return {"number": self.number, "of": self.of}
+
 
 def round_of_turn(turn: int, players: int) -> int:
     """The round in which game turn ``turn`` (1, 2, ... over all seats) is played."""

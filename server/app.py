@@ -24,6 +24,7 @@ from cascadia.server.draining import on_stop_signal
 from cascadia.server.games import GameService
 from cascadia.server.hub import Hub, repeat
 from cascadia.server.maps import MapService
+from cascadia.server.memory import keep_freed_memory
 from cascadia.server.routes import fallback, games, maps, operations, reference, seats
 from cascadia.server.store import ServerStore
 from cascadia.server.threads import WorkerThreads
@@ -146,6 +147,8 @@ def _add_routes(app: FastAPI, routers: list[APIRouter]) -> None:
 
 def app_from_env() -> FastAPI:
     """The application of one ``cascadia serve`` process (a uvicorn factory: each worker
-    calls it), configured by :data:`SETTINGS_VAR`; it also sets up the process's logging."""
+    calls it), configured by :data:`SETTINGS_VAR`; it also sets up the process's logging
+    and its memory allocator (:func:`~cascadia.server.memory.keep_freed_memory`)."""
     configure_logging()
+    keep_freed_memory()
     return create_app(ServerConfig.from_env(dict(os.environ)))

@@ -19,7 +19,10 @@ the ones that read the store run in the thread pool once, the caller's seat in t
 route's own thread. FastAPI solves every dependency anew on each request (with six, a
 third of the event loop's CPU for a view read from the cache, in cProfile): a route on a
 game takes :data:`Caller`, which names the game and brings the services, rather than
-:data:`GameId` and :data:`Services` beside it.
+:data:`GameId` and :data:`Services` beside it. The view and the command routes, called
+for every command played, skip that solving: their route classes
+(:mod:`cascadia.server.direct_routes`) call :data:`CALLER_OF_GAME` and
+:data:`AUTHORIZATION_HEADER` themselves.
 """
 
 from __future__ import annotations
@@ -58,7 +61,10 @@ BEARER_SCHEME: dict[str, Any] = {
 }
 """How the OpenAPI description shows the bearer token of :data:`Authorization` and
 :data:`Caller` (one scheme)."""
-Authorization = Annotated[str | None, Depends(_AuthorizationHeader(**BEARER_SCHEME))]
+AUTHORIZATION_HEADER = _AuthorizationHeader(**BEARER_SCHEME)
+"""The dependency of :data:`Authorization` (:class:`~cascadia.server.direct_routes.CommandRoute`
+calls it itself)."""
+Authorization = Annotated[str | None, Depends(AUTHORIZATION_HEADER)]
 """The ``Authorization`` header (a seat's ``Bearer`` token), if sent."""
 NumberQuery = Annotated[str | None, Query(max_length=40)]
 """A query parameter holding a number: taken as text, parsed by :func:`client_number`."""
@@ -268,7 +274,10 @@ class _CallerOfGame(_AuthorizationHeader):
         return GameCaller(services_of(request), parse_game_id(game_id), authorization)
 
 
-Caller = Annotated[GameCaller, Depends(_CallerOfGame(**BEARER_SCHEME))]
+CALLER_OF_GAME = _CallerOfGame(**BEARER_SCHEME)
+"""The dependency of :data:`Caller` (:class:`~cascadia.server.direct_routes.CallerRoute`
+calls it itself)."""
+Caller = Annotated[GameCaller, Depends(CALLER_OF_GAME)]
 """Who calls on the game the path names (:class:`GameCaller`; 404 unless the id is in
 canonical form, as :data:`GameId`)."""
 

@@ -21,7 +21,7 @@ import logging
 import secrets
 import threading
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from uuid import UUID, uuid4
 
@@ -250,12 +250,15 @@ class GameService:
             return self.store.seat_hashes(game_id)
 
     def game(self, game_id: UUID) -> Game:
-        """A server game as stored now (404 for an id that is no server game's)."""
+        """A server game as stored now, to read only (404 for an id that is no server
+        game's)."""
         return self._load(self.record(game_id))
 
     def _load(self, record: ServerGameOpened) -> Game:
+        """The game of ``record`` as stored now, to read only (the cached state, no copy:
+        :meth:`~cascadia.server.store.ServerStore.current`)."""
         with answering(record.game_id):
-            return self.store.game(record.game_id)
+            return self.store.current(record.game_id)
 
     def view_text(self, game_id: UUID, seat: int | None, now: RecordState | None = None) -> tuple[str, bool]:
         """The JSON of the game as a spectator (``seat=None``) or one seat sees it, and
@@ -310,7 +313,7 @@ class GameService:
             "commitment": record.commitment,
             "version": state.version,
             "turn": state.turn,
-            "round": asdict(game_round(state)),
+            "round": game_round(state).to_dict(),
             "current_player": state.current,
             "finished": state.finished,
             "map_id": None if record.map_id is None else str(record.map_id),

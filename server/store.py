@@ -282,6 +282,11 @@ class ServerStore:
         process's :class:`~cascadia.application.game_cache.GameCache`)."""
         return self._games.game(game_id)
 
+    def current(self, game_id: UUID) -> Game:
+        """The game as stored now, to read only: the cache's own state, not a copy
+        (:meth:`GameCache.latest <cascadia.application.game_cache.GameCache.latest>`)."""
+        return self._games.latest(game_id)
+
     def game_after(self, game_id: UUID, after: int, events: Sequence[GameEvent]) -> Game:
         """The game as stored now, given ``events``: what :meth:`events` just read after
         version ``after`` (through the cache: :meth:`GameCache.game_after

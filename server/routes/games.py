@@ -3,8 +3,9 @@ tickets, and once it is over its score, log and fairness record.
 
 The routes a game in play calls for every command (its view, a command, its events) are
 ``async`` and run their work in the server's worker threads
-(:mod:`cascadia.server.threads`); the others are sync routes, which FastAPI runs in
-anyio's."""
+(:mod:`cascadia.server.threads`); the view and the command are answered without
+FastAPI's dependency solving (:mod:`cascadia.server.direct_routes`). The others are
+sync routes, which FastAPI runs in anyio's."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from cascadia.server.dependencies import (
     parse_game_id,
     services_of,
 )
+from cascadia.server.direct_routes import CallerRoute, CommandRoute
 from cascadia.server.games import CreatedGame, SeatSpec
 from cascadia.server.maps import parse_map_id
 from cascadia.server.numbers import client_number
@@ -84,9 +86,12 @@ def list_games(services: Services, limit: NumberQuery = None) -> JSONResponse:
     return answer({"games": games, "total": total})
 
 
-@routes.get("/api/games/{game_id}")
 async def read_game(caller: Caller, background: BackgroundTasks) -> Response:
     return await caller.services.threads.run(_read_game, caller, background)
+
+
+# the routes a game in play calls most are answered without FastAPI's dependency solving
+routes.add_api_route("/api/games/{game_id}", read_game, methods=["GET"], route_class_override=CallerRoute)
 
 
 def _read_game(caller: GameCaller, background: BackgroundTasks) -> Response:
@@ -98,7 +103,6 @@ def _read_game(caller: GameCaller, background: BackgroundTasks) -> Response:
     return answer_text(view)
 
 
-@routes.post("/api/games/{game_id}/commands")
 async def post_command(
     game_id: str,
     body: CommandIn,
@@ -108,6 +112,11 @@ async def post_command(
 ) -> JSONResponse:
     services = services_of(request)
     return await services.threads.run(_post_command, services, game_id, body, background, authorization)
+
+
+routes.add_api_route(
+    "/api/games/{game_id}/commands", post_command, methods=["POST"], route_class_override=CommandRoute
+)
 
 
 def _post_command(

@@ -204,6 +204,7 @@ async def serve(games: int, commands: int, seed: int, profile: Path | None) -> N
         access_log.configure_logging()  # as ``cascadia serve`` logs: a line per request
     finally:
         sys.stderr = stderr
+    _as_served()
     with tempfile.TemporaryDirectory(prefix="bench-requests-") as home:
         await _serve_rounds(
             create_app(ServerConfig(home=home, static_dir=Path(home) / "none")),
@@ -212,6 +213,17 @@ async def serve(games: int, commands: int, seed: int, profile: Path | None) -> N
             seed,
             profile,
         )
+
+
+def _as_served() -> None:
+    """The memory allocator set as ``cascadia serve`` sets it in each process
+    (:func:`~cascadia.server.memory.keep_freed_memory`; a checkout from before it has
+    none)."""
+    try:
+        from cascadia.server.memory import keep_freed_memory
+    except ImportError:
+        return
+    keep_freed_memory()
 
 
 async def _serve_rounds(app: ASGI, games: int, commands: int, seed: int, profile: Path | None) -> None:
