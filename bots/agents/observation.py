@@ -151,7 +151,7 @@ class Observer:
             if seat == 0
             else np.concatenate((self._boards[seat:], self._boards[:seat])),
             "market": self._market.copy_of((*state.market_tiles, *state.market_wildlife)),
-            "held": MARKET_ROWS[TILE_ROW[ts.taken_tile], TOKEN_ROW[ts.taken_wildlife]].copy(),
+            "held": HELD_ROWS[TILE_ROW[ts.taken_tile]][TOKEN_ROW[ts.taken_wildlife]].copy(),
             "turn": np.array(turn, dtype=INT16),
             "nature_tokens": self._nature_tokens.copy_of(nature_tokens[seat:] + nature_tokens[:seat]),
             "cards": cards.copy(),
@@ -250,10 +250,13 @@ MARKET_ROWS = _market_rows()
 
 MARKET_ROW_BYTES: list[list[bytes]] = [[row.tobytes() for row in rows] for rows in MARKET_ROWS]
 """:data:`MARKET_ROWS` as bytes."""
+HELD_ROWS: list[list[npt.NDArray[np.int8]]] = [list(rows) for rows in MARKET_ROWS]
+""":data:`MARKET_ROWS` as lists of rows, from which the ``held`` array is copied (two list
+lookups cost less than numpy's indexing by two numbers)."""
 
 
 TILE_ROW: dict[int | None, int] = {None: 0} | {tile.id: tile.id + 1 for tile in TILES}
-"""Per tile id (``None``: no tile), its first index in :data:`MARKET_ROWS`."""
+"""Per tile id (``None``: no tile), its first index in :data:`MARKET_ROWS` (and :data:`HELD_ROWS`)."""
 TOKEN_ROW: dict[str | None, int] = {None: 0} | SPECIES_NUMBER
 """Per species (``None``: no token), its second index in :data:`MARKET_ROWS`."""
 
