@@ -152,7 +152,7 @@ class Observer:
             else np.concatenate((self._boards[seat:], self._boards[:seat])),
             "market": self._market.copy_of((*state.market_tiles, *state.market_wildlife)),
             "held": HELD_ROWS[TILE_ROW[ts.taken_tile]][TOKEN_ROW[ts.taken_wildlife]].copy(),
-            "turn": np.array(turn, dtype=INT16),
+            "turn": np.fromiter(turn, INT16, TURN_FEATURES),
             "nature_tokens": self._nature_tokens.copy_of(nature_tokens[seat:] + nature_tokens[:seat]),
             "cards": cards.copy(),
             "secret_cards": secret_cards.copy(),
