@@ -87,6 +87,15 @@ PLACEMENT_ROWS: Final = np.arange(PLACE_TILE, PLACE_WILDLIFE, dtype=np.intp).res
 """Per hex index, the ``PlaceTile`` actions of its rotations: row ``i`` is hex ``i``'s."""
 PLACEMENTS: Final = tuple(tuple(row) for row in PLACEMENT_ROWS.tolist())
 """:data:`PLACEMENT_ROWS` as tuples of Python integers."""
+HEX_ROTATIONS: Final = np.dtype((np.void, ROTATIONS))
+"""One hex's ``PlaceTile`` entries of a mask, its six rotations, as one value: the
+placements of a mask seen with this dtype are one entry per hex."""
+ROTATION_MARKS: Final[dict[tuple[int, ...], np.void]] = {
+    rots: np.frombuffer(bytes(int(rot in rots) for rot in range(ROTATIONS)), HEX_ROTATIONS)[0]
+    for size in range(1, ROTATIONS + 1)
+    for rots in combinations(range(ROTATIONS), size)
+}
+"""Per set of rotations (in order), a hex's ``PlaceTile`` entries marking exactly those."""
 
 
 class IllegalActionError(IllegalMoveError):
@@ -227,8 +236,9 @@ class Choices:
         """A new mask of the legal actions (:func:`mask_of` of :meth:`actions`, all 0 once
         the game is over). After the take, marked from the choices hex by hex rather than
         action by action: when every hex allows the same rotations (always, but under a
-        placement restriction), its hexes' rows of the ``PlaceTile`` entries (seen as a
-        hex-by-rotation table, as :data:`PLACEMENT_ROWS` numbers them) are marked at once."""
+        placement restriction), the ``PlaceTile`` entries are seen as one entry per hex
+        (:data:`HEX_ROTATIONS`, the hexes numbered as :data:`PLACEMENT_ROWS` numbers them)
+        and those hexes' entries are set to the mark of those rotations at once."""
         if self.before is not None:
             return mask_of(self.before)
         rotations, targets = self.rotations, self.targets
@@ -237,20 +247,18 @@ class Choices:
             every = list(rotations.values())
             rots = every[0]
             if every.count(rots) == len(every):
-                placements = found[PLACE_TILE:PLACE_WILDLIFE].reshape(len(BOARD_HEXES), ROTATIONS)
-                hexes = _hex_array(rotations)
-                if rots == EVERY_ROTATION:
-                    placements[hexes] = 1
-                elif len(rots) == 1:  # a keystone's one rotation
-                    placements[hexes, rots[0]] = 1
-                else:
-                    placements[hexes[:, np.newaxis], rots] = 1
+                hexes = found[PLACE_TILE:PLACE_WILDLIFE].view(HEX_ROTATIONS)
+                hexes[_hex_array(rotations)] = ROTATION_MARKS[rots]
             else:
-                hexes = _hex_array(rotations).tolist()
-                found[[PLACEMENTS[i][rot] for i, rots in zip(hexes, every, strict=True) for rot in rots]] = 1
+                rows = _hex_array(rotations).tolist()
+                found[[PLACEMENTS[i][rot] for i, rots in zip(rows, every, strict=True) for rot in rots]] = 1
         if targets is not None:
+            index = HEX_INDEX.get  # looked up inline, as a call per target costs more
             for h in targets:  # a few: one by one costs less than an array of them
-                found[PLACE_WILDLIFE + _hex_index(*h)] = 1
+                i = index(h)
+                if i is None:
+                    raise _outside(h)
+                found[PLACE_WILDLIFE + i] = 1
             found[RETURN_WILDLIFE] = 1
         return found
 

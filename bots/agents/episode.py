@@ -139,10 +139,12 @@ class Episode:
             return (
                 [float(total) for total in self.totals(seats)] if self.game.finished else [0.0] * len(seats)
             )
+        scores = self._running.totals(self.game.state, seats)
+        rewarded = self._rewarded
         changes = []
-        for seat, score in zip(seats, self._running.totals(self.game.state, seats), strict=True):
-            changes.append(float(score - self._rewarded[seat]))
-            self._rewarded[seat] = score
+        for i, seat in enumerate(seats):  # not zip(..., strict=True): its keyword costs a slow call
+            changes.append(float(scores[i] - rewarded[seat]))
+            rewarded[seat] = scores[i]
         return changes
 
     def export_log(self, path: str | os.PathLike[str]) -> int:

@@ -151,8 +151,8 @@ class Observer:
             if seat == 0
             else np.concatenate((self._boards[seat:], self._boards[:seat])),
             "market": self._market.copy_of((*state.market_tiles, *state.market_wildlife)),
-            "held": MARKET_ROWS[TILE_ROW[ts.taken_tile], TOKEN_ROW[ts.taken_wildlife]].copy(),
-            "turn": np.array(turn, dtype=INT16),
+            "held": HELD_ROWS[TILE_ROW[ts.taken_tile]][TOKEN_ROW[ts.taken_wildlife]].copy(),
+            "turn": np.fromiter(turn, INT16, TURN_FEATURES),
             "nature_tokens": self._nature_tokens.copy_of(nature_tokens[seat:] + nature_tokens[:seat]),
             "cards": cards.copy(),
             "secret_cards": secret_cards.copy(),
@@ -250,22 +250,26 @@ MARKET_ROWS = _market_rows()
 
 MARKET_ROW_BYTES: list[list[bytes]] = [[row.tobytes() for row in rows] for rows in MARKET_ROWS]
 """:data:`MARKET_ROWS` as bytes."""
+HELD_ROWS: list[list[npt.NDArray[np.int8]]] = [list(rows) for rows in MARKET_ROWS]
+""":data:`MARKET_ROWS` as lists of rows, from which the ``held`` array is copied (two list
+lookups cost less than numpy's indexing by two numbers)."""
 
 
 TILE_ROW: dict[int | None, int] = {None: 0} | {tile.id: tile.id + 1 for tile in TILES}
-"""Per tile id (``None``: no tile), its first index in :data:`MARKET_ROWS`."""
+"""Per tile id (``None``: no tile), its first index in :data:`MARKET_ROWS` (and :data:`HELD_ROWS`)."""
 TOKEN_ROW: dict[str | None, int] = {None: 0} | SPECIES_NUMBER
 """Per species (``None``: no token), its second index in :data:`MARKET_ROWS`."""
 
 
 def _market_array(market: tuple[int | str | None, ...]) -> npt.NDArray[np.int8]:
     """The ``market`` array of ``market`` (its tiles, then its tokens; read-only): its rows
-    joined from :data:`MARKET_ROW_BYTES`, padded with rows of nothing to :data:`SLOTS`."""
+    from :data:`MARKET_ROW_BYTES` put together slot by slot (a plain loop: cheaper than
+    pairing the tiles with the tokens), padded with rows of nothing to :data:`SLOTS`."""
     slots = len(market) // 2
-    pairs = zip(market[:slots], market[slots:], strict=True)
-    rows = b"".join([MARKET_ROW_BYTES[TILE_ROW[tile]][TOKEN_ROW[token]] for tile, token in pairs])
-    rows += bytes(SLOTS * TILE_FEATURES - len(rows))
-    return np.ndarray((SLOTS, TILE_FEATURES), INT8, rows)
+    rows = b""
+    for slot in range(slots):
+        rows += MARKET_ROW_BYTES[TILE_ROW[market[slot]]][TOKEN_ROW[market[slots + slot]]]
+    return np.ndarray((SLOTS, TILE_FEATURES), INT8, rows.ljust(SLOTS * TILE_FEATURES, b"\0"))
 
 
 def _counts_array(counts: tuple[int, ...]) -> npt.NDArray[np.int16]:

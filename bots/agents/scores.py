@@ -65,7 +65,8 @@ class SeatWildlife:
             }
         self._tokens = len(wildlife)
         tokens = tokens_of(wildlife)  # its groups found once for every card scored
-        for card_set, points in zip(self._card_sets, self._points, strict=True):
+        for i, card_set in enumerate(self._card_sets):  # not zip(..., strict=True), a slow call
+            points = self._points[i]
             for species in changed | card_set.whole_board:
                 points[species] = card_set.scorers[species](tokens, options)
         if len(self._points) > 1:
@@ -156,10 +157,12 @@ class RunningTotals:
         the habitats whose largest corridors changed."""
         self._largest_changed = False
         per_seat = [itemgetter(*HABITATS)(largest) for largest in self._largest]
-        for habitat, sizes in zip(HABITATS, zip(*per_seat, strict=True), strict=True):
+        for h, sizes in enumerate(zip(*per_seat, strict=True)):  # enumerate: zip's keyword is a slow call
+            habitat = HABITATS[h]
             if sizes != self._bonus_sizes.get(habitat):
                 self._bonus_sizes[habitat] = sizes
-                for bonuses, bonus in zip(self._bonuses, habitat_bonus(sizes, options), strict=True):
+                for seat, bonus in enumerate(habitat_bonus(sizes, options)):
+                    bonuses = self._bonuses[seat]
                     if bonuses.get(habitat) != bonus:
                         bonuses[habitat] = bonus
                         self._bonus_changes += 1
