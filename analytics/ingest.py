@@ -29,6 +29,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, Protocol
 
+from cascadia.analytics.collector import young_collections_rarer
 from cascadia.analytics.rows import BatchColumns, UnfinishedGameError
 from cascadia.analytics.storage import AnalyticsStore, new_batch_id
 from cascadia.domain.errors import CascadiaError
@@ -147,6 +148,7 @@ class Ingest:
         """The games ingested before this run (``_known`` adds those of this run)."""
         self._tracking: tuple[str, int] | None = None
         self._writing: Any = None
+        self._collections: Any = None
         self._started = 0.0
 
     def __enter__(self) -> Ingest:
@@ -155,6 +157,8 @@ class Ingest:
         self._writing.__enter__()
         self._known = self.storage.ingested_game_ids()
         self._before = frozenset(self._known)
+        self._collections = young_collections_rarer()  # a batch of rows kept alive
+        self._collections.__enter__()
         return self
 
     def __exit__(
@@ -168,6 +172,7 @@ class Ingest:
                 self.flush()
         finally:
             self.report.seconds = time.perf_counter() - self._started
+            self._collections.__exit__(kind, error, traceback)
             self._writing.__exit__(kind, error, traceback)
 
     # -- games -------------------------------------------------------------------------

@@ -21,17 +21,15 @@ played again (a Parquet batch written before the interruption is replaced, not d
 
 from __future__ import annotations
 
-import gc
 import json
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+from cascadia.analytics.collector import young_collections_rarer
 from cascadia.analytics.rows import BatchColumns
 from cascadia.analytics.storage import AnalyticsStore, EncodedBatch, encode_batch
 from cascadia.bots.registry import bot_game_id, check_bot_names, play_game, recorded_bots
@@ -54,9 +52,6 @@ SHARDS_DIR = "shards"
 DEFAULT_SHARD_SIZE = 1000
 MAX_SHARD_SIZE = 100_000
 MAX_SPEC_BYTES = 1 << 20
-YOUNG_COLLECTION = 50_000
-"""Allocations between two collections of the youngest generation while a shard is played
-(:func:`young_collections_rarer`)."""
 ROWS_CHUNK = 250
 """Games whose analytics rows a worker keeps as Python lists before turning them into
 Arrow columns, which bounds a worker's memory whatever the shard size."""
@@ -170,23 +165,6 @@ class ShardOutput:
     games: int
     shard: bytes = field(repr=False)
     batch: EncodedBatch = field(repr=False)
-
-
-@contextmanager
-def young_collections_rarer() -> Iterator[None]:
-    """Let the garbage collector look at new objects every :data:`YOUNG_COLLECTION`
-    allocations instead of Python's 700, and put its thresholds back after. A shard keeps
-    many objects alive (its games' records, rows not yet turned into Arrow), and every
-    tenth collection of the older generations went through all of them: with shards of
-    1,000 random games this took 12-13% of a worker's CPU (medians of 6 shards each,
-    played in turn with and without it), for the same peak memory (the games leave little
-    garbage in cycles)."""
-    thresholds = gc.get_threshold()
-    gc.set_threshold(YOUNG_COLLECTION, *thresholds[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
 
 
 def play_shard(spec: StudySpec, index: int) -> ShardOutput:

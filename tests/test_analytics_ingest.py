@@ -3,12 +3,14 @@ exported logs, damaged logs reported and skipped, the store followed by its noti
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cascadia.analytics import schema
+from cascadia.analytics.collector import YOUNG_COLLECTION
 from cascadia.analytics.ingest import Ingest, ingest_games, ingest_logs
 from cascadia.analytics.query import AnalyticsDB
 from cascadia.analytics.storage import AnalyticsBusyError, AnalyticsStore
@@ -235,6 +237,18 @@ def test_an_interrupted_batch_stays_invisible(tmp_path: Path) -> None:
     assert report.ingested == 1
     leftovers = [p.name for t in schema.TABLES for p in storage.table_dir(t).iterdir()]
     assert not any("deadbeef" in name or name.endswith(".tmp") for name in leftovers)
+
+
+def test_an_ingest_collects_young_garbage_rarely_and_puts_the_thresholds_back(tmp_path: Path) -> None:
+    before = gc.get_threshold()
+    with Ingest(tmp_path) as run:
+        during = gc.get_threshold()
+        run.add_games([play_game(1, BOTS)])
+    assert during == (YOUNG_COLLECTION, *before[1:])
+    assert gc.get_threshold() == before
+    with pytest.raises(RuntimeError), Ingest(tmp_path / "other"):
+        raise RuntimeError("interrupted")
+    assert gc.get_threshold() == before
 
 
 def test_one_ingest_at_a_time(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from cascadia.analytics.collector import YOUNG_COLLECTION
 from cascadia.analytics.storage import AnalyticsStore
 from cascadia.application import study as study_module
 from cascadia.application.study import StudyFolder, StudyMixError, StudySpec, play_shard
@@ -143,7 +144,7 @@ def test_a_shard_is_played_with_rarer_young_collections_and_the_thresholds_put_b
     monkeypatch.setattr(study_module, "score_state", scored)
     before = gc.get_threshold()
     play_shard(spec_of(games=2, shard_size=2), 0)
-    assert seen == [(study_module.YOUNG_COLLECTION, *before[1:])] * 2
+    assert seen == [(YOUNG_COLLECTION, *before[1:])] * 2
     assert gc.get_threshold() == before
 
 

