@@ -158,9 +158,9 @@ class AnalyticsDB:
         con.unregister("_tiles")
 
     def _partition_selects(self, partitions: dict[Partition, list[Path]], current: set[str]) -> list[str]:
-        """``SELECT``s of a table's committed files (``partitions``), one per partition and kind of
-        batch, with the partition keys as typed constants (taken from the partition, not
-        parsed from the paths, so a ``key=value`` folder above the data directory cannot
+        """``SELECT``s of a table's committed files (``partitions``), one per partition and
+        kind of batch, with the partition keys as typed constants (taken from the partition,
+        not parsed from the paths, so a ``key=value`` folder above the data directory cannot
         add a column). The files of ``current`` batches (the columns this cascadia writes)
         are read as one schema; the others by name, each file's footer compared."""
         selects = []
