@@ -8,6 +8,12 @@ generations every tenth time, and each of those passes walked the whole batch ag
 the games themselves leave little garbage in cycles. Measured side by side on this
 project's machine (2026-12-02): a shard of 1,000 random games 12-13% less CPU, an ingest
 of 2,000 stored games from 20.7-25.1 to 15.3-15.7 s, the same peak memory.
+
+A study worker goes further (:func:`collector_paused`): no automatic collection at all
+while it plays a shard, a collection of the youngest generation at points it chooses
+(every chunk of games) and a full one at the end. The games leave no garbage in cycles
+(a test plays every bot under several card sets and finds none), so nothing is lost by
+waiting, and the objects the shard keeps are walked once instead of again and again.
 """
 
 from __future__ import annotations
@@ -31,3 +37,24 @@ def young_collections_rarer() -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*thresholds)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """No automatic collection inside the ``with`` block; the caller collects the youngest
+    generation with :func:`collect_young` between units of work. On the way out: a full
+    collection, and the collector as it was (enabled or not)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.collect()
+        if enabled:
+            gc.enable()
+
+
+def collect_young() -> None:
+    """Collect the youngest generation now (what survives is not looked at again while
+    the collector is paused)."""
+    gc.collect(0)

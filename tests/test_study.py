@@ -22,7 +22,6 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from cascadia.analytics.collector import YOUNG_COLLECTION
 from cascadia.analytics.storage import AnalyticsStore
 from cascadia.application import study as study_module
 from cascadia.application.study import StudyFolder, StudyMixError, StudySpec, play_shard
@@ -134,18 +133,55 @@ def test_the_same_games_give_the_same_shard_bytes():
     assert play_shard(spec, 0).shard == play_shard(spec, 0).shard
 
 
-def test_a_shard_is_played_with_rarer_young_collections_and_the_thresholds_put_back(monkeypatch):
-    seen = []
+def test_a_shard_is_played_with_the_collector_paused_and_collecting_at_each_chunk(monkeypatch):
+    """The collector makes no pass of its own during a shard; the young generation is
+    collected at each chunk of rows (``ROWS_CHUNK`` games); the collector is on again after,
+    and stays off after if it was off before."""
+    seen, young = [], []
 
     def scored(state):
-        seen.append(gc.get_threshold())
+        seen.append(gc.isenabled())
         return score(state)
 
     monkeypatch.setattr(study_module, "score_state", scored)
-    before = gc.get_threshold()
-    play_shard(spec_of(games=2, shard_size=2), 0)
-    assert seen == [(YOUNG_COLLECTION, *before[1:])] * 2
-    assert gc.get_threshold() == before
+    monkeypatch.setattr(study_module, "ROWS_CHUNK", 2)
+    monkeypatch.setattr(study_module, "collect_young", lambda: young.append(len(seen)))
+    assert gc.isenabled()
+    play_shard(spec_of(games=5, shard_size=5), 0)
+    assert seen == [False] * 5 and young == [2, 4]
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        play_shard(spec_of(games=1, shard_size=1), 0)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+CARD_SETS = ("all-a", "random", "family", "intermediate")
+
+
+@pytest.mark.parametrize(
+    ("bot", "cards"),
+    [*((bot, cards) for bot in ("random", "greedy") for cards in CARD_SETS), ("builder", "random")],
+)
+def test_study_games_leave_no_garbage_in_cycles(bot, cards):
+    """What lets a shard be played with the collector paused: playing, scoring, recording
+    and the rows of a game free everything they made by reference counting alone."""
+    spec = StudySpec((bot,) * 4, GameOptions(cards=cards), 0, 2, 2)
+    play_shard(spec, 0)  # caches filled once
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        play_shard(StudySpec((bot,) * 4, GameOptions(cards=cards), 2, 4, 2), 0)
+        gc.collect()
+        garbage = [type(thing).__name__ for thing in gc.garbage]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert garbage == []
 
 
 def write_one_shard(tmp_path: Path, games: int = 2) -> Path:

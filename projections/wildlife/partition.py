@@ -158,22 +158,25 @@ def best_cover(anchored: Sequence[Sequence[tuple[int, int]]], links: Sequence[in
     ``F`` anchored at the lowest free token and lying inside ``mask``, memoised.
     """
     memo: dict[int, int] = {0: 0}
-
-    def best(mask: int) -> int:
-        known = memo.get(mask)
-        if known is not None:
-            return known
-        low = mask & -mask
-        top = 0
-        for formation, value in anchored[low.bit_length() - 1]:
-            if formation & mask == formation:
-                total = value + best(mask ^ formation)
-                if total > top:
-                    top = total
-        memo[mask] = top
-        return top
-
     total = 0
     for part in mask_components((1 << len(anchored)) - 1, links):
-        total += best(part)
+        total += _best(part, anchored, memo)
     return total
+
+
+def _best(mask: int, anchored: Sequence[Sequence[tuple[int, int]]], memo: dict[int, int]) -> int:
+    """``best(mask)`` of :func:`best_cover`, memoised in ``memo``: a function of the module
+    rather than a closure over itself, which would be a reference cycle left for the
+    garbage collector at every call (the study workers run with it paused)."""
+    known = memo.get(mask)
+    if known is not None:
+        return known
+    low = mask & -mask
+    top = 0
+    for formation, value in anchored[low.bit_length() - 1]:
+        if formation & mask == formation:
+            total = value + _best(mask ^ formation, anchored, memo)
+            if total > top:
+                top = total
+    memo[mask] = top
+    return top

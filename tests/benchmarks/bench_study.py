@@ -33,6 +33,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -144,18 +145,27 @@ def shard_stages(bot: str, index: int, shard_size: int) -> tuple[dict[str, float
     from cascadia.application.study import StudySpec
     from cascadia.domain.options import GameOptions
 
-    try:  # the garbage collector's pace of a study worker (a checkout before it: Python's)
-        from cascadia.analytics.collector import young_collections_rarer
-    except ImportError:
-        young_collections_rarer = contextlib.nullcontext
     spec = StudySpec((bot,) * 4, GameOptions(), 0, shard_size * (index + 1), shard_size)
-    with young_collections_rarer():
-        return _timed_stages(spec, index)
+    try:  # the garbage collector as a study worker runs it
+        from cascadia.analytics.collector import collect_young, collector_paused
+    except ImportError:  # a checkout before it: its way, or Python's
+        try:
+            from cascadia.analytics.collector import young_collections_rarer as collector_paused
+        except ImportError:
+            collector_paused = contextlib.nullcontext
+        collect_young = _no_collection
+    with collector_paused():
+        return _timed_stages(spec, index, collect_young)
 
 
-def _timed_stages(spec: Any, index: int) -> tuple[dict[str, float], str]:
-    """:func:`shard_stages` for ``spec`` (a ``StudySpec``), its rows turned into Arrow every
-    ``ROWS_CHUNK`` games as :func:`~cascadia.application.study.play_shard` does."""
+def _no_collection() -> None:
+    """The young collection at each chunk of rows, in a checkout that does not make one."""
+
+
+def _timed_stages(spec: Any, index: int, collect_young: Callable[[], None]) -> tuple[dict[str, float], str]:
+    """:func:`shard_stages` for ``spec`` (a ``StudySpec``), its rows turned into Arrow (and
+    ``collect_young`` called) every ``ROWS_CHUNK`` games as
+    :func:`~cascadia.application.study.play_shard` does."""
     import pyarrow as pa
     from cascadia.analytics.rows import BatchColumns
     from cascadia.analytics.storage import encode_batch
@@ -173,6 +183,7 @@ def _timed_stages(spec: Any, index: int) -> tuple[dict[str, float], str]:
             t0 = clock()
             chunks.append(columns.tables(spec.batch(index)))
             columns = BatchColumns()
+            collect_young()
             spent["rows"] += clock() - t0
         t0 = clock()
         decisions: list = []
