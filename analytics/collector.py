@@ -12,8 +12,11 @@ of 2,000 stored games from 20.7-25.1 to 15.3-15.7 s, the same peak memory.
 A study worker goes further (:func:`collector_paused`): no automatic collection at all
 while it plays a shard, a collection of the youngest generation at points it chooses
 (every chunk of games) and a full one at the end. The games leave no garbage in cycles
-(a test plays every bot under several card sets and finds none), so nothing is lost by
+(a test plays the bots under every card set and finds none), so nothing is lost by
 waiting, and the objects the shard keeps are walked once instead of again and again.
+Side by side with the rarer young collections (2026-12-02): a shard 0.93 of the CPU,
+20,000 games end to end 0.90 of the wall time; the young collection at each chunk keeps
+a worker's memory where it was (without it, 60 MB more).
 """
 
 from __future__ import annotations
