@@ -4,10 +4,11 @@ A study worker (:func:`~cascadia.application.study.play_shard`) and an ingest
 (:class:`~cascadia.analytics.ingest.Ingest`) keep a batch of games alive until it is
 written: their records and rows, many thousands of small objects. With Python's
 thresholds the collector looks at new objects every 700 allocations and at the older
-generations every tenth time, and each of those passes walked the whole batch again;
-the games themselves leave little garbage in cycles. Measured side by side on this
-project's machine (2026-12-02): a shard of 1,000 random games 12-13% less CPU, an ingest
-of 2,000 stored games from 20.7-25.1 to 15.3-15.7 s, the same peak memory.
+generations every tenth time, and each of those passes walked the whole batch again.
+
+An ingest makes the young collections rarer (:func:`young_collections_rarer`): measured
+side by side on this project's machine (2026-12-02), 2,000 stored games from 20.7-25.1
+to 15.3-15.7 s of CPU, the same peak memory (a study shard: 12-13% less CPU).
 
 A study worker goes further (:func:`collector_paused`): no automatic collection at all
 while it plays a shard, a collection of the youngest generation at points it chooses
