@@ -23,6 +23,7 @@ a worker's memory where it was (without it, 60 MB more).
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -43,19 +44,46 @@ def young_collections_rarer() -> Iterator[None]:
         gc.set_threshold(*thresholds)
 
 
+class _Pauses:
+    """The pauses open in this process. The collector is one per process, and shards may be
+    played on several threads of one process (a Dask worker started with ``--nthreads``
+    above 1): the first pause turns it off, the last one out turns it back on if it was
+    on before the first, so overlapping pauses never leave it off for good."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.open = 0
+        self.enabled_before = False
+
+    def enter(self) -> None:
+        with self.lock:
+            if self.open == 0:
+                self.enabled_before = gc.isenabled()
+                gc.disable()
+            self.open += 1
+
+    def leave(self) -> None:
+        with self.lock:
+            self.open -= 1
+            if self.open == 0:
+                gc.collect()
+                if self.enabled_before:
+                    gc.enable()
+
+
+_PAUSES = _Pauses()
+
+
 @contextmanager
 def collector_paused() -> Iterator[None]:
     """No automatic collection inside the ``with`` block; the caller collects the youngest
-    generation with :func:`collect_young` between units of work. On the way out: a full
-    collection, and the collector as it was (enabled or not)."""
-    enabled = gc.isenabled()
-    gc.disable()
+    generation with :func:`collect_young` between units of work. When the last pause of
+    the process ends: a full collection, and the collector as it was before the first."""
+    _PAUSES.enter()
     try:
         yield
     finally:
-        gc.collect()
-        if enabled:
-            gc.enable()
+        _PAUSES.leave()
 
 
 def collect_young() -> None:

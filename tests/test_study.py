@@ -22,6 +22,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from cascadia.analytics.collector import collector_paused
 from cascadia.analytics.storage import AnalyticsStore
 from cascadia.application import study as study_module
 from cascadia.application.study import StudyFolder, StudyMixError, StudySpec, play_shard
@@ -156,6 +157,19 @@ def test_a_shard_is_played_with_the_collector_paused_and_collecting_at_each_chun
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_overlapping_pauses_of_the_collector_end_with_it_as_it_was():
+    """Two shards played on two threads of one process: the collector stays off until the
+    last one ends, then is on again (an inner pause's end does not turn it on early, nor
+    the outer one's leave it off)."""
+    first, second = collector_paused(), collector_paused()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)
+    assert not gc.isenabled()
+    second.__exit__(None, None, None)
+    assert gc.isenabled()
 
 
 CARD_SETS = ("all-a", "random", "family", "intermediate")
