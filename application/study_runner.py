@@ -24,9 +24,9 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 from cascadia.application.study import Resume, ShardOutput, StudyFolder, StudySpec, play_shard
+from cascadia.bots.worker_processes import START_METHOD, serve_parent
 from cascadia.domain.errors import CascadiaError
 
-START_METHOD = "spawn"
 AHEAD = 2
 """Shards queued per worker beyond the one it plays."""
 
@@ -109,14 +109,19 @@ def _played(spec: StudySpec, todo: Sequence[int], workers: int, cluster: str | N
 
 
 def _on_pool(spec: StudySpec, todo: Sequence[int], workers: int) -> Iterator[ShardOutput]:
+    """The shards of ``todo`` played by ``workers`` local processes. However this ends (all
+    played, an error, an interrupt), the shards not started yet are dropped: a study that
+    stops resumes by being run again, so nothing is kept waiting for work it will not use."""
     context = multiprocessing.get_context(START_METHOD)
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        try:
-            yield from _bounded(lambda i: pool.submit(play_shard, spec, i), todo, workers * (1 + AHEAD))
-        except BrokenProcessPool:
-            raise WorkerLostError(
-                "a worker process died; what was written is kept: run the study again to resume"
-            ) from None
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=serve_parent)
+    try:
+        yield from _bounded(lambda i: pool.submit(play_shard, spec, i), todo, workers * (1 + AHEAD))
+    except BrokenProcessPool:
+        raise WorkerLostError(
+            "a worker process died; what was written is kept: run the study again to resume"
+        ) from None
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _bounded(

@@ -34,12 +34,13 @@ from pathlib import Path
 
 import numpy as np
 from cascadia.application.study import StudyFolder, StudySpec
-from cascadia.application.study_runner import START_METHOD, run_study
+from cascadia.application.study_runner import run_study
 from cascadia.bots.card_potential import covers, terms
 from cascadia.bots.potential import turns_left
 from cascadia.bots.potential_fit import Layout, NormalEquations, render
 from cascadia.bots.registry import seat_bots
 from cascadia.bots.valuation import CardCache
+from cascadia.bots.worker_processes import START_METHOD, serve_parent
 from cascadia.domain.game import Game
 from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState
@@ -167,7 +168,8 @@ def fit(
         mapper = map
         if workers > 1:
             context = multiprocessing.get_context(START_METHOD)
-            mapper = stack.enter_context(ProcessPoolExecutor(workers, mp_context=context)).map
+            pool = ProcessPoolExecutor(workers, mp_context=context, initializer=serve_parent)
+            mapper = stack.enter_context(pool).map
         for part_kept, part_held in mapper(shard_sums, paths, held_out_from):
             kept.add(part_kept)
             held.add(part_held)

@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from uuid import UUID
 
 from cascadia.bots.registry import bot_game_id, check_bot_names, play_game
+from cascadia.bots.worker_processes import START_METHOD, serve_parent
 from cascadia.domain.errors import InvalidOptionError
 from cascadia.domain.events import GameEvent
 from cascadia.domain.game import Game, check_setup
@@ -37,8 +38,6 @@ from cascadia.projections.scoresheet import ScoreSheet
 
 AHEAD = 2
 """Batches queued for the workers beyond the one being handed out, so they never wait for us."""
-START_METHOD = "spawn"
-"""Fresh interpreters for workers: safe with the parent's open database connections and threads."""
 
 
 @dataclass(frozen=True)
@@ -230,6 +229,7 @@ _worker_setup: _Setup | None = None
 
 def _init_worker(setup: _Setup) -> None:
     global _worker_setup
+    serve_parent()
     _worker_setup = setup
 
 

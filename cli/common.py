@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+INTERRUPTED = 130
+"""The exit code of a command stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
 
 HOME_HELP = (
     "Data directory (default: $CASCADIA_HOME, else the platform's user data folder, "
@@ -153,13 +155,15 @@ def run_app(app: typer.Typer, args: list[str] | None = None) -> int:
     argv = sys.argv[1:] if args is None else args
     try:
         code = command.main(args=argv, prog_name="cascadia", standalone_mode=False)
+        if code == INTERRUPTED:  # typer turns Ctrl-C into this code, silently
+            return _error("interrupted", INTERRUPTED)
     except SystemExit as stop:
         code = stop.code
         return code if isinstance(code, int) else (0 if code is None else 1)
     except typer.Exit as stop:
         return stop.exit_code
     except (KeyboardInterrupt, typer.Abort):
-        return _error("interrupted", 130)
+        return _error("interrupted", INTERRUPTED)
     except usage.ClickException as error:
         if usage.NoArgsIsHelpError is not None and isinstance(error, usage.NoArgsIsHelpError):
             console.print(error.ctx.get_help(), markup=False, highlight=False)  # type: ignore[attr-defined]

@@ -32,7 +32,7 @@ from cascadia.application.store import GameStore
 from cascadia.bots.base import Bot
 from cascadia.bots.marking import bot_mark
 from cascadia.bots.registry import bot_for_turn
-from cascadia.cli.common import HomeOption, JsonOption, console, fail, open_store, print_json
+from cascadia.cli.common import INTERRUPTED, HomeOption, JsonOption, console, fail, open_store, print_json
 from cascadia.cli.game_options import (
     AchievementModeOption,
     BalancedBagOption,
@@ -502,7 +502,7 @@ def play(
     except KeyboardInterrupt:
         console.print()
         loop.say_saved()
-        raise typer.Exit(130) from None
+        raise typer.Exit(INTERRUPTED) from None
 
 
 def register(app: typer.Typer) -> None:
