@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Protocol, runtime_checkable
 from uuid import UUID
+from weakref import proxy
 
 from cascadia.domain.commands import Command, NatureFreeChoice, NatureWipe
 from cascadia.domain.game import Game
@@ -30,7 +31,12 @@ class Bot(Protocol):
 class PlanningBot:
     """A bot that plans a turn at a time: :meth:`plan` yields the turn's commands one by
     one and reads the game again after each (the caller executes each command before it
-    asks for the next), so a plan can depend on what a wipe drew."""
+    asks for the next), so a plan can depend on what a wipe drew.
+
+    The bot keeps its plan (a suspended generator) and the plan runs on a weak proxy of
+    the bot: a plan holding the bot itself would make a reference cycle, through the
+    plan's frame, with the game it reads, that only the garbage collector frees (every
+    game a bot finished would wait for it, whole)."""
 
     name = "planning"
 
@@ -50,7 +56,7 @@ class PlanningBot:
         at = (state.game_id, state.turn, state.version)
         game_id, turn, version = self._at
         if self._plan is None or (game_id, turn) != at[:2] or at[2] <= version:
-            self._plan = self.plan(game)
+            self._plan = type(self).plan(proxy(self), game)  # no cycle: see the class
         command = next(self._plan, None)
         if command is None:
             raise AssertionError(f"{self.name}: the plan ended before the turn did")

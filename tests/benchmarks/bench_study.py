@@ -9,7 +9,8 @@ Run: python tests/benchmarks/bench_study.py --games 100000 --workers 2 [--bot ra
      [--folder DIR] [--shard-size 1000] [--keep] [--cluster-workers N]
 --cluster-workers N plays on a local Dask cluster of N worker processes instead.
 With --cpu it instead prints the CPU time per game of each stage of playing one shard in
-this process (play, score, record for the shard, analytics rows, shard encoding, Parquet).
+this process (play, score, record for the shard, analytics rows, shard encoding, Parquet,
+and the garbage collector's passes: at each chunk of rows and at the end of the shard).
 
 ``--cpu --baseline DIR [--shards 10] [--games 200]``: instead, the CPU per game of each
 stage for the same shards (``--shards`` of ``--games`` games each) played by this checkout
@@ -135,7 +136,7 @@ def on_local_cluster(command: list[str], workers: int) -> tuple[float, int]:
     return seconds, peak
 
 
-STAGES = ("play", "score", "record", "rows", "encode", "parquet")
+STAGES = ("play", "score", "record", "rows", "encode", "parquet", "collect")
 
 
 def shard_stages(bot: str, index: int, shard_size: int) -> tuple[dict[str, float], str]:
@@ -155,7 +156,10 @@ def shard_stages(bot: str, index: int, shard_size: int) -> tuple[dict[str, float
             collector_paused = contextlib.nullcontext
         collect_young = _no_collection
     with collector_paused():
-        return _timed_stages(spec, index, collect_young)
+        spent, digest = _timed_stages(spec, index, collect_young)
+        t0 = time.process_time()
+    spent["collect"] += time.process_time() - t0  # the collection at the end of the pause
+    return spent, digest
 
 
 def _no_collection() -> None:
@@ -183,8 +187,10 @@ def _timed_stages(spec: Any, index: int, collect_young: Callable[[], None]) -> t
             t0 = clock()
             chunks.append(columns.tables(spec.batch(index)))
             columns = BatchColumns()
+            t1 = clock()
             collect_young()
-            spent["rows"] += clock() - t0
+            spent["rows"] += t1 - t0
+            spent["collect"] += clock() - t1
         t0 = clock()
         decisions: list = []
         game = play_game(
