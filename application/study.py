@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-from cascadia.analytics.collector import collect_young, collector_paused
+from cascadia.analytics.collector import collector_paused
 from cascadia.analytics.rows import BatchColumns
 from cascadia.analytics.storage import AnalyticsStore, EncodedBatch, encode_batch
 from cascadia.bots.registry import bot_game_id, check_bot_names, play_game, recorded_bots
@@ -172,8 +172,8 @@ def play_shard(spec: StudySpec, index: int) -> ShardOutput:
 
     Each game is scored once; the shard keeps its decisions and log digest and the
     analytics rows are built from its events, which are never stored. The garbage
-    collector is paused meanwhile (:func:`~cascadia.analytics.collector.collector_paused`)
-    and collects the youngest generation at every chunk of rows."""
+    collector is paused meanwhile (:func:`~cascadia.analytics.collector.collector_paused`):
+    a game leaves no cycle, so only the shard's end has anything for it."""
     with collector_paused():
         return _play_shard(spec, index)
 
@@ -186,7 +186,6 @@ def _play_shard(spec: StudySpec, index: int) -> ShardOutput:
         if len(columns) == ROWS_CHUNK:  # rows as Arrow take a fifth of the memory of Python lists
             chunks.append(columns.tables(spec.batch(index)))
             columns = BatchColumns()
-            collect_young()
         game_id = bot_game_id(seed, spec.names, spec.options, spec.rules_version)
         decisions: list[Command] = []
         game = play_game(seed, spec.names, spec.options, game_id, spec.rules_version, decisions)

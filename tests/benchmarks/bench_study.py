@@ -147,14 +147,16 @@ def shard_stages(bot: str, index: int, shard_size: int) -> tuple[dict[str, float
     from cascadia.domain.options import GameOptions
 
     spec = StudySpec((bot,) * 4, GameOptions(), 0, shard_size * (index + 1), shard_size)
+    from cascadia.application import study
+
     try:  # the garbage collector as a study worker runs it
-        from cascadia.analytics.collector import collect_young, collector_paused
+        from cascadia.analytics.collector import collector_paused
     except ImportError:  # a checkout before it: its way, or Python's
         try:
             from cascadia.analytics.collector import young_collections_rarer as collector_paused
         except ImportError:
             collector_paused = contextlib.nullcontext
-        collect_young = _no_collection
+    collect_young = getattr(study, "collect_young", _no_collection)  # a checkout that made them
     with collector_paused():
         spent, digest = _timed_stages(spec, index, collect_young)
         t0 = time.process_time()
