@@ -215,19 +215,26 @@ class _Draws:
 
 class TilePlacements(Sequence[tuple[Hex, int]]):
     """The ``(hex, rotation)`` placements of :meth:`Game.legal_tile_rotations` in the
-    order of :meth:`Game.legal_tile_placements`, read without making that list. When every
-    hex has as many rotations (always, but under a placement restriction), the ``i``-th
-    is found by division, else by walking the hexes."""
+    order of :meth:`Game.legal_tile_placements`, read without making that list. Without a
+    placement restriction every hex has the same rotations (:meth:`everywhere`) and the
+    ``i``-th placement is found by division; else by walking the hexes."""
 
-    __slots__ = ("_count", "_hexes", "_rotations", "_width")
+    __slots__ = ("_common", "_count", "_hexes", "_rotations")
 
     def __init__(self, rotations: dict[Hex, tuple[int, ...]]) -> None:
         self._rotations = rotations
-        widths = set(map(len, rotations.values()))
-        self._width = widths.pop() if len(widths) == 1 else 0
-        """The number of rotations of every hex, if it is the same for all (else 0)."""
-        self._hexes = list(rotations) if self._width else []
-        self._count = len(rotations) * self._width if self._width else sum(map(len, rotations.values()))
+        self._hexes: Sequence[Hex] = ()
+        self._common: tuple[int, ...] = ()
+        """The rotations of every hex, when the same for all (:meth:`everywhere`)."""
+        self._count = sum(map(len, rotations.values()))
+
+    @classmethod
+    def everywhere(cls, hexes: Sequence[Hex], rotations: tuple[int, ...]) -> TilePlacements:
+        """Each of ``hexes`` in each of ``rotations``, in that order."""
+        placements = cls({})
+        placements._hexes, placements._common = hexes, rotations
+        placements._count = len(hexes) * len(rotations)
+        return placements
 
     def __len__(self) -> int:
         return self._count
@@ -236,9 +243,9 @@ class TilePlacements(Sequence[tuple[Hex, int]]):
         """The ``index``-th placement (from 0; no slices, no negative index)."""
         if not 0 <= index < self._count:
             raise IndexError(f"placement {index} of {self._count}")
-        if self._width:
-            h = self._hexes[index // self._width]
-            return h, self._rotations[h][index % self._width]
+        common = self._common
+        if common:
+            return self._hexes[index // len(common)], common[index % len(common)]
         for h, rotations in self._rotations.items():
             if index < len(rotations):
                 return h, rotations[index]
@@ -440,7 +447,10 @@ class Game:
     def tile_placements(self) -> TilePlacements:
         """:meth:`legal_tile_placements` as a sequence that is not built: its length and
         its ``i``-th placement, for a choice of one of them by its place in the list."""
-        return TilePlacements(self.legal_tile_rotations())
+        tile = self.state.turn_state.taken_tile
+        if tile is None or self._restricts_placement():
+            return TilePlacements(self.legal_tile_rotations())
+        return TilePlacements.everywhere(self.state.active.environment.open_hexes(), distinct_rotations(tile))
 
     def legal_tile_rotations(self, tile: int | None = None) -> dict[Hex, tuple[int, ...]]:
         """Per hex where the held tile (or ``tile``) may go, in order, its rotations there
