@@ -44,6 +44,7 @@ none. Every entry is a small whole number (``int8``, ``int16`` for counts)::
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from itertools import islice
 from operator import attrgetter
 from typing import Any
@@ -172,13 +173,11 @@ class Observer:
         if seen is None:
             hidden = hidden_species(state, seat)
             secrets = [state.secret_cards[s] if state.secret_cards else None for s in order]
-            cards = [_cards(state.cards, hidden), _cards(state.second_cards or {}, hidden)]
+            cards = _cards(state.cards, hidden) + _cards(state.second_cards or {}, hidden)
+            secret_rows = b"".join(_one_hot_row(None if s in hidden else s, WILDLIFE) for s in secrets)
             seen = self._cards[key] = (
-                np.array(cards, dtype=np.int8),
-                np.array(
-                    [_one_hot(None if species in hidden else species, WILDLIFE) for species in secrets],
-                    dtype=np.int8,
-                ).reshape(len(order), len(WILDLIFE)),
+                np.frombuffer(cards, INT8).reshape(2, len(WILDLIFE), len(CARD_NAMES)),
+                np.frombuffer(secret_rows, INT8).reshape(len(order), len(WILDLIFE)),
             )
         return seen
 
@@ -306,6 +305,16 @@ class Kept:
         return self._array.copy()
 
 
-def _cards(cards: dict[str, str], hidden: list[str]) -> list[list[int]]:
-    """Per species, the one-hot of its card's letter (all 0 for a ``hidden`` species)."""
-    return [_one_hot(None if species in hidden else cards.get(species), CARD_NAMES) for species in WILDLIFE]
+def _cards(cards: dict[str, str], hidden: list[str]) -> bytes:
+    """Per species, the one-hot of its card's letter (all 0 for a ``hidden`` species), as
+    the bytes of a ``cards`` array's card set."""
+    return b"".join(
+        _one_hot_row(None if species in hidden else cards.get(species), CARD_NAMES) for species in WILDLIFE
+    )
+
+
+@cache
+def _one_hot_row(value: str | None, names: tuple[str, ...]) -> bytes:
+    """:func:`_one_hot` as bytes, made once per value (the card and secret-card arrays
+    are put together from these rows: cheaper than numpy reading nested lists)."""
+    return bytes(_one_hot(value, names))
