@@ -44,6 +44,7 @@ none. Every entry is a small whole number (``int8``, ``int16`` for counts)::
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from itertools import islice
 from operator import attrgetter
 from typing import Any
@@ -119,10 +120,11 @@ class Observer:
         """Per seat, the number of tiles written onto its planes."""
         self._tokened = [0] * players
         """Per seat, the number of tokens written onto its planes."""
-        self._cards: dict[tuple[int | str, ...], tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]] = {}
-        """Per seat and the species hidden from it, its ``cards`` and ``secret_cards``."""
+        self._cards: dict[tuple[int | bool, ...], tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]] = {}
+        """Per seat, whether the game is over and which secret cards are revealed, its
+        ``cards`` and ``secret_cards``."""
         self._market = Kept(_market_array)
-        self._nature_tokens = Kept(_counts_array)
+        self._nature_tokens = Kept(_seat_counts_array)
         self._bag = Kept(_counts_array)
 
     def observe(self, state: GameState, seat: int, action_mask: npt.NDArray[np.int8]) -> Observation:
@@ -133,7 +135,6 @@ class Observer:
         order = self._orders[seat]
         self._bring_up_to_date(state)
         cards, secret_cards = self._cards_seen(state, seat, order)
-        nature_tokens = tuple(map(NATURE_TOKENS, players))
         ts = state.turn_state
         turn = [
             state.turn,
@@ -153,7 +154,7 @@ class Observer:
             "market": self._market.copy_of((*state.market_tiles, *state.market_wildlife)),
             "held": HELD_ROWS[TILE_ROW[ts.taken_tile]][TOKEN_ROW[ts.taken_wildlife]].copy(),
             "turn": np.fromiter(turn, INT16, TURN_FEATURES),
-            "nature_tokens": self._nature_tokens.copy_of(nature_tokens[seat:] + nature_tokens[:seat]),
+            "nature_tokens": self._nature_tokens.copy_of((seat, *map(NATURE_TOKENS, players))),
             "cards": cards.copy(),
             "secret_cards": secret_cards.copy(),
             "bag": self._bag.copy_of(tuple(state.bag)),
@@ -164,19 +165,19 @@ class Observer:
         self, state: GameState, seat: int, order: list[int]
     ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
         """The ``cards`` and ``secret_cards`` arrays of ``seat`` (the seats in ``order``),
-        kept while the species hidden from it stay the same (cards are dealt once)."""
-        hidden = hidden_species(state, seat)
-        key = (seat, *hidden)
+        kept while what decides the species hidden from it stays the same (cards and
+        secret cards are dealt once: the game's end and the secret cards revealed,
+        :func:`~cascadia.projections.player_view.hidden_species`, asked only then)."""
+        key = (seat, state.finished, *state.secret_revealed)
         seen = self._cards.get(key)
         if seen is None:
+            hidden = hidden_species(state, seat)
             secrets = [state.secret_cards[s] if state.secret_cards else None for s in order]
-            cards = [_cards(state.cards, hidden), _cards(state.second_cards or {}, hidden)]
+            cards = _cards(state.cards, hidden) + _cards(state.second_cards or {}, hidden)
+            secret_rows = b"".join(_one_hot_row(None if s in hidden else s, WILDLIFE) for s in secrets)
             seen = self._cards[key] = (
-                np.array(cards, dtype=np.int8),
-                np.array(
-                    [_one_hot(None if species in hidden else species, WILDLIFE) for species in secrets],
-                    dtype=np.int8,
-                ).reshape(len(order), len(WILDLIFE)),
+                np.frombuffer(cards, INT8).reshape(2, len(WILDLIFE), len(CARD_NAMES)),
+                np.frombuffer(secret_rows, INT8).reshape(len(order), len(WILDLIFE)),
             )
         return seen
 
@@ -277,6 +278,14 @@ def _counts_array(counts: tuple[int, ...]) -> npt.NDArray[np.int16]:
     return np.array(counts, dtype=INT16)
 
 
+def _seat_counts_array(of: tuple[int, ...]) -> npt.NDArray[np.int16]:
+    """An array of counts from the point of view of a seat: ``of`` is that seat, then a
+    count per seat in seat order; the seat's count first, then those of the seats after
+    it."""
+    seat, *counts = of
+    return _counts_array((*counts[seat:], *counts[:seat]))
+
+
 class Kept:
     """One array of an observation, kept while what it is made from stays the same (a
     market between takes, a bag between refills), and handed out as copies."""
@@ -296,6 +305,16 @@ class Kept:
         return self._array.copy()
 
 
-def _cards(cards: dict[str, str], hidden: list[str]) -> list[list[int]]:
-    """Per species, the one-hot of its card's letter (all 0 for a ``hidden`` species)."""
-    return [_one_hot(None if species in hidden else cards.get(species), CARD_NAMES) for species in WILDLIFE]
+def _cards(cards: dict[str, str], hidden: list[str]) -> bytes:
+    """Per species, the one-hot of its card's letter (all 0 for a ``hidden`` species), as
+    the bytes of a ``cards`` array's card set."""
+    return b"".join(
+        _one_hot_row(None if species in hidden else cards.get(species), CARD_NAMES) for species in WILDLIFE
+    )
+
+
+@cache
+def _one_hot_row(value: str | None, names: tuple[str, ...]) -> bytes:
+    """:func:`_one_hot` as bytes, made once per value (the card and secret-card arrays
+    are put together from these rows: cheaper than numpy reading nested lists)."""
+    return bytes(_one_hot(value, names))

@@ -16,7 +16,7 @@ from cascadia.domain.options import GameOptions
 from cascadia.domain.state import GameState
 from cascadia.projections.habitats import CorridorIndex, habitat_bonus
 from cascadia.projections.scoresheet import player_total
-from cascadia.projections.wildlife import CardScorer, card_scorer, tokens_of
+from cascadia.projections.wildlife import CardScorer, Tokens, card_scorer
 
 
 class CardSet:
@@ -49,6 +49,8 @@ class SeatWildlife:
         self._card_sets = card_sets
         self._tokens = -1
         """The number of tokens last scored (-1: none scored yet)."""
+        self._index: Tokens | None = None
+        """The board's tokens as last scored, grown by the tokens placed since."""
         self._points: list[dict[str, int]] = [{} for _ in card_sets]
         self._best = 0
 
@@ -57,14 +59,15 @@ class SeatWildlife:
         placements since the last call) under the better card set."""
         if len(wildlife) == self._tokens:
             return self._points[self._best]
-        if self._tokens < 0:
+        tokens = self._index
+        if tokens is None or tokens.raw is not wildlife:
             changed = set(WILDLIFE)
+            tokens = self._index = Tokens(wildlife)  # its groups found once for every card scored
         else:  # the tokens placed since: the last of the map, which only ever grows
-            changed = {
-                species for _, species in islice(reversed(wildlife.items()), len(wildlife) - self._tokens)
-            }
+            placed = list(islice(reversed(wildlife.items()), len(wildlife) - self._tokens))
+            changed = {species for _, species in placed}
+            tokens.grow(placed)
         self._tokens = len(wildlife)
-        tokens = tokens_of(wildlife)  # its groups found once for every card scored
         for i, card_set in enumerate(self._card_sets):  # not zip(..., strict=True), a slow call
             points = self._points[i]
             for species in changed | card_set.whole_board:

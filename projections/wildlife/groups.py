@@ -67,14 +67,24 @@ class Tokens(Mapping[Hex, str]):
 
     def __init__(self, wildlife: Mapping[Hex, str]) -> None:
         self._map = wildlife
-        cells: dict[str, set[Hex]] = {species: set() for species in WILDLIFE}
-        for h, species in wildlife.items():
+        self._cells: dict[str, set[Hex]] = {species: set() for species in WILDLIFE}
+        self._groups: dict[str, list[Group]] = {}
+        self._take_in(wildlife.items())
+
+    def grow(self, placed: Iterable[tuple[Hex, str]]) -> None:
+        """Take in the tokens ``placed`` (hex, species) on the wrapped map since it was
+        indexed (a board's map, which only grows: tokens never move, RULES.md 4.3): the
+        groups of their species are found again when next asked, the others' kept."""
+        self._take_in(placed)
+
+    def _take_in(self, placed: Iterable[tuple[Hex, str]]) -> None:
+        cells, groups = self._cells, self._groups
+        for h, species in placed:
             try:
                 cells[species].add(h)
             except KeyError:
                 raise ValueError(f"unknown wildlife {species!r} at {h}") from None
-        self._cells = cells
-        self._groups: dict[str, list[Group]] = {}
+            groups.pop(species, None)
 
     def __getitem__(self, h: Hex) -> str:
         return self._map[h]
