@@ -54,7 +54,7 @@ from cascadia.server.store import (
 from cascadia.server.tokens import new_token, same_token, token_digest
 from cascadia.server.turn_clock import HANDOVER_BOT, MAX_TURN_SECONDS, MIN_TURN_SECONDS, TurnClock
 from cascadia.server.view_cache import RenderedView, ViewCache
-from cascadia.server.views import event_for, json_text, legal_json, masks_for, state_for
+from cascadia.server.views import SheetTexts, event_for, json_text, legal_json, masks_for, state_text
 
 if TYPE_CHECKING:  # the types only: the use cases play the games
     from cascadia.bots.base import Bot
@@ -112,6 +112,7 @@ class GameService:
         self.store = store
         self.clock = clock or TurnClock()
         self._views = ViewCache()
+        self._sheets = SheetTexts()
         self._results: dict[UUID, dict[str, Any]] = {}
         """The results of the last :data:`LISTED_GAMES` finished games listed (a finished
         game's never changes), oldest first."""
@@ -291,12 +292,13 @@ class GameService:
             your_turn = not state.finished and state.current == seat
             legal = legal_json(game.legal_commands() if your_turn else [])
         bot = self.bot_due(game, record)
-        viewer = json_text({"state": state_for(state, seat), "seat": seat, "your_turn": your_turn})
+        viewer = state_text(state, seat, self._sheets)
         return RenderedView(
             version=game.version,
             record_version=record.originator_version,
             head=json_text(self.summary(record, game, now))[:-1],
-            tail=f'{viewer[1:-1]},"legal_commands":{legal},"bot_to_move":{json_text(bot)}}}',
+            tail=f'"state":{viewer},"seat":{json_text(seat)},"your_turn":{json_text(your_turn)},'
+            f'"legal_commands":{legal},"bot_to_move":{json_text(bot)}}}',
             finished=state.finished,
             human_to_move=not state.finished and record.kinds[state.current] == HUMAN,
             bot_to_move=bot,
