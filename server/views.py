@@ -45,6 +45,8 @@ from cascadia.projections.position import board_field, format_position
 LEGAL_ENTRIES = 8192
 """The legal commands' JSON entries kept (every placement of a tile next to a board of
 40 tiles is about 1,500)."""
+EVENTS_KEPT = 4096
+"""How many rendered events a process keeps (a game in play needs its last few)."""
 SHEETS_KEPT = 2000
 """How many games' last score sheets a process keeps as text (a game in play: one)."""
 _BOARD_TEXT = "view text"
@@ -249,3 +251,35 @@ def _seen(event: GameEvent, payload: dict[str, Any], masks: Masks) -> Mapping[st
     if isinstance(event, ScoringCardsDrawn):
         return {"cards": payload["cards"], "second_cards": payload["second_cards"]}
     return {}
+
+
+class RenderedEvents:
+    """The events rendered lately (:func:`event_for`), each with the masks, names and
+    rounds it was rendered under: a command's answer and every stream of its game show
+    each new event, alike for the viewers whose masks are the same (every viewer of a
+    game without secret cards, and of any game once it is over), so it is rendered once
+    for them. The events handed out are shared: to read only."""
+
+    def __init__(self, size: int = EVENTS_KEPT) -> None:
+        self._size = size
+        self._events: OrderedDict[tuple[UUID, int], tuple[Masks, tuple[str, ...], int, dict[str, Any]]] = (
+            OrderedDict()
+        )
+        self._lock = threading.Lock()
+
+    def render(self, event: GameEvent, masks: Masks, names: Sequence[str], rounds: int) -> dict[str, Any]:
+        """``event_for(event, masks, names, rounds)``, kept (an event is known by its
+        game and version: a game's stored events never change)."""
+        key = (event.originator_id, event.originator_version)
+        seats = tuple(names)
+        with self._lock:
+            kept = self._events.get(key)
+        if kept is not None and kept[0] == masks and kept[1] == seats and kept[2] == rounds:
+            return kept[3]
+        rendered = event_for(event, masks, seats, rounds)
+        with self._lock:
+            self._events[key] = (masks, seats, rounds, rendered)
+            self._events.move_to_end(key)
+            while len(self._events) > self._size:
+                self._events.popitem(last=False)
+        return rendered
