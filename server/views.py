@@ -23,13 +23,11 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from cascadia.domain.commands import Command
-from cascadia.domain.environment import Environment
 from cascadia.domain.events import GameEvent, GameStarted, ScoringCardsDrawn, SecretCardsDealt
-from cascadia.domain.hexgrid import Hex
 from cascadia.domain.state import GameState
 from cascadia.projections.describe import describe_event
 from cascadia.projections.player_view import (
@@ -41,6 +39,10 @@ from cascadia.projections.player_view import (
     scores_view,
 )
 from cascadia.projections.position import board_field, format_position
+
+if TYPE_CHECKING:  # the types only
+    from cascadia.domain.environment import Environment
+    from cascadia.domain.hexgrid import Hex
 
 LEGAL_ENTRIES = 8192
 """The legal commands' JSON entries kept (every placement of a tile next to a board of
