@@ -172,7 +172,7 @@ class SheetTexts:
         second = state.second_cards
         return (
             tuple(options.items()),
-            viewer if state.secret_cards else None,  # the cards hidden from a viewer are its own
+            viewer if state.secret_cards else None,  # which cards are hidden depends on the viewer
             tuple(state.secret_cards),
             tuple(state.secret_revealed),
             tuple(state.cards.items()),
