@@ -86,11 +86,14 @@ def environment_view(environment: Environment) -> list[dict[str, Any]]:
     ]
 
 
-def player_view(state: GameState, viewer: Viewer, *, scores: bool = True) -> dict[str, Any]:
+def player_view(
+    state: GameState, viewer: Viewer, *, scores: bool = True, environments: bool = True
+) -> dict[str, Any]:
     """The game after its last applied event as ``viewer`` may see it (see the module
     docstring for what is hidden), with the running (or final) score sheet (``None``
     with ``scores=False``, for a caller that does not show it and would rather not pay
-    for scoring every board)."""
+    for scoring every board) and each player's ``environment`` (:func:`environment_view`;
+    ``None`` with ``environments=False``, for a caller that keeps them)."""
     hidden = set(hidden_species(state, viewer))
     options = _options(state, hidden)
     ts = state.turn_state
@@ -130,7 +133,7 @@ def player_view(state: GameState, viewer: Viewer, *, scores: bool = True) -> dic
                 "nature_tokens": player.nature_tokens,
                 "nature_earned": player.nature_earned,
                 "nature_spent": player.nature_spent,
-                "environment": environment_view(player.environment),
+                "environment": environment_view(player.environment) if environments else None,
             }
             for seat, player in enumerate(state.players)
         ],
@@ -155,6 +158,12 @@ def _options(state: GameState, hidden: set[str]) -> dict[str, Any]:
 
 def _masked(cards: dict[str, str], hidden: set[str]) -> dict[str, str | None]:
     return {species: None if species in hidden else card for species, card in cards.items()}
+
+
+def scores_view(state: GameState, viewer: Viewer, options: dict[str, Any]) -> dict[str, Any]:
+    """The ``scores`` of ``player_view(state, viewer)``, given its ``options``: for a
+    caller that built the view with ``scores=False`` and keeps the score sheet's text."""
+    return _scores(state, set(hidden_species(state, viewer)), options)
 
 
 def _scores(state: GameState, hidden: set[str], options: dict[str, Any]) -> dict[str, Any]:

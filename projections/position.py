@@ -125,9 +125,12 @@ class Position:
 # -- from a game state ------------------------------------------------------------------
 
 
-def position_of(state: GameState, viewer: Viewer, view: dict[str, Any] | None = None) -> Position:
+def position_of(
+    state: GameState, viewer: Viewer, view: dict[str, Any] | None = None, *, boards: bool = True
+) -> Position:
     """The position of ``state`` as ``viewer`` may see it (its hiding is the player view's);
-    ``view``: ``player_view(state, viewer)`` if the caller has it already (not built again)."""
+    ``view``: ``player_view(state, viewer)`` if the caller has it already (not built again);
+    ``boards=False``: without the boards (none listed; the view's environments not read)."""
     if view is None:
         view = player_view(state, viewer, scores=False)
     ts = state.turn_state
@@ -167,16 +170,33 @@ def position_of(state: GameState, viewer: Viewer, view: dict[str, Any] | None = 
         stack_size=state.stack_size,
         removed_tiles=tuple(state.removed_tiles),
         removed_wildlife=tuple(state.removed_wildlife),
-        boards=tuple(
-            tuple(_placed(h["q"], h["r"], h["tile"], h["rotation"], h["wildlife"]) for h in p["environment"])
-            for p in view["players"]
-        ),
+        boards=tuple(_board(p["environment"]) for p in view["players"]) if boards else (),
     )
 
 
-def format_position(state: GameState, viewer: Viewer, view: dict[str, Any] | None = None) -> str:
-    """The notation of ``state`` as ``viewer`` may see it (``view``: as :func:`position_of`)."""
-    return write_position(position_of(state, viewer, view))
+def format_position(
+    state: GameState,
+    viewer: Viewer,
+    view: dict[str, Any] | None = None,
+    *,
+    boards: Sequence[str] | None = None,
+) -> str:
+    """The notation of ``state`` as ``viewer`` may see it (``view``: as :func:`position_of`);
+    ``boards``: each seat's board field as :func:`board_field` wrote it, for a caller that
+    keeps them (then the view's environments are not read)."""
+    if boards is None:
+        return write_position(position_of(state, viewer, view))
+    return " ".join([write_position(position_of(state, viewer, view, boards=False)), *boards])
+
+
+def board_field(environment: Sequence[dict[str, Any]]) -> str:
+    """The board field of a board's hexes as the player view lists them
+    (:func:`~cascadia.projections.player_view.environment_view`)."""
+    return _write_board(_board(environment))
+
+
+def _board(environment: Sequence[dict[str, Any]]) -> tuple[Placed, ...]:
+    return tuple(_placed(h["q"], h["r"], h["tile"], h["rotation"], h["wildlife"]) for h in environment)
 
 
 @functools.lru_cache(maxsize=PLACED_KEPT)

@@ -52,10 +52,15 @@ def redact_query(query: str) -> str:
     )
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"))
+"""The lines' encoding, made once (``json.dumps`` with these arguments makes an encoder
+at every call)."""
+
+
 def access_line(scope: Scope, status: int, seconds: float) -> str:
     """The log line of a finished request (ASCII only, no control character)."""
     client = scope.get("client")
-    return json.dumps(
+    return _ENCODER.encode(
         {
             "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
             "method": scope["method"],
@@ -64,9 +69,7 @@ def access_line(scope: Scope, status: int, seconds: float) -> str:
             "status": status,
             "duration_ms": round(seconds * 1000, 1),
             "client": None if not client else str(client[0]),
-        },
-        ensure_ascii=True,
-        separators=(",", ":"),
+        }
     )
 
 

@@ -54,7 +54,7 @@ from cascadia.server.store import (
 from cascadia.server.tokens import new_token, same_token, token_digest
 from cascadia.server.turn_clock import HANDOVER_BOT, MAX_TURN_SECONDS, MIN_TURN_SECONDS, TurnClock
 from cascadia.server.view_cache import RenderedView, ViewCache
-from cascadia.server.views import event_for, json_text, legal_json, masks_for, state_for
+from cascadia.server.views import RenderedEvents, SheetTexts, json_text, legal_json, masks_for, state_text
 
 if TYPE_CHECKING:  # the types only: the use cases play the games
     from cascadia.bots.base import Bot
@@ -112,6 +112,8 @@ class GameService:
         self.store = store
         self.clock = clock or TurnClock()
         self._views = ViewCache()
+        self._sheets = SheetTexts()
+        self._events = RenderedEvents()
         self._results: dict[UUID, dict[str, Any]] = {}
         """The results of the last :data:`LISTED_GAMES` finished games listed (a finished
         game's never changes), oldest first."""
@@ -291,12 +293,13 @@ class GameService:
             your_turn = not state.finished and state.current == seat
             legal = legal_json(game.legal_commands() if your_turn else [])
         bot = self.bot_due(game, record)
-        viewer = json_text({"state": state_for(state, seat), "seat": seat, "your_turn": your_turn})
+        viewer = state_text(state, seat, self._sheets)
         return RenderedView(
             version=game.version,
             record_version=record.originator_version,
             head=json_text(self.summary(record, game, now))[:-1],
-            tail=f'{viewer[1:-1]},"legal_commands":{legal},"bot_to_move":{json_text(bot)}}}',
+            tail=f'"state":{viewer},"seat":{json_text(seat)},"your_turn":{json_text(your_turn)},'
+            f'"legal_commands":{legal},"bot_to_move":{json_text(bot)}}}',
             finished=state.finished,
             human_to_move=not state.finished and record.kinds[state.current] == HUMAN,
             bot_to_move=bot,
@@ -365,7 +368,7 @@ class GameService:
         self.record(game_id)
         events = self.store.events(game_id, after=max(after, 0))
         game = self.store.game_after(game_id, max(after, 0), events)
-        return _events_for(game, events, seat, after)
+        return self._events_for(game, events, seat, after)
 
     def recent_events(
         self, game_id: UUID, seat: int | None, after: int, version: int
@@ -381,7 +384,7 @@ class GameService:
         game, events = recent
         if events and not game.finished and game.state.options.secret_cards:
             return None  # their masks need the player view: work for a worker thread
-        _, rendered, finished = _events_for(game, events, seat, after)
+        _, rendered, finished = self._events_for(game, events, seat, after)
         return rendered, finished
 
     def finished_game(self, game_id: UUID) -> Game:
@@ -430,8 +433,22 @@ class GameService:
         masks = masks_for(game.state, seat)
         follow_up = game.finished or self.bot_due(game, record)
         rounds = game_round(game.state).of
-        events = [event_for(e, masks, game.state.names, rounds) for e in applied.events]
+        events = [self._events.render(e, masks, game.state.names, rounds) for e in applied.events]
         return Played(game.version, events, follow_up)
+
+    def _events_for(
+        self, game: Game, events: list[GameEvent], seat: int | None, after: int
+    ) -> tuple[int, list[dict[str, Any]], bool]:
+        """``(version, events as the viewer sees them, finished)`` of ``events`` (stored
+        after version ``after``) under ``game`` (the game with them, or later)."""
+        if not events:  # nothing new
+            return game.version, [], game.version == after and game.finished
+        version = events[-1].originator_version
+        finished = events[-1].type == "GameEnded"
+        state = game.state
+        masks = None if finished else masks_for(state, seat)
+        rounds = game_round(state).of
+        return version, [self._events.render(e, masks, state.names, rounds) for e in events], finished
 
     def bot_due(self, game: Game, record: ServerGameOpened) -> bool:
         return bot_to_move(game.state, bot_seats(record.kinds))
@@ -455,21 +472,6 @@ class GameService:
         if version is not None:
             self.clock.saw(game_id, version, record.turn_seconds)
         return version
-
-
-def _events_for(
-    game: Game, events: list[GameEvent], seat: int | None, after: int
-) -> tuple[int, list[dict[str, Any]], bool]:
-    """``(version, events as the viewer sees them, finished)`` of ``events`` (stored after
-    version ``after``) under ``game`` (the game with them, or later)."""
-    if not events:  # nothing new
-        return game.version, [], game.version == after and game.finished
-    version = events[-1].originator_version
-    finished = events[-1].type == "GameEnded"
-    state = game.state
-    masks = None if finished else masks_for(state, seat)
-    rounds = game_round(state).of
-    return version, [event_for(e, masks, state.names, rounds) for e in events], finished
 
 
 def _check_human(record: ServerGameOpened, seat: int) -> None:

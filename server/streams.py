@@ -34,9 +34,14 @@ def sse_response(stream: AsyncIterator[str]) -> StreamingResponse:
     return StreamingResponse(stream, media_type="text/event-stream", headers=SSE_HEADERS)
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
+"""A message's data encoding, made once (``json.dumps`` with these arguments makes an
+encoder at every call)."""
+
+
 def _sse(event: str, data: dict[str, Any], event_id: int | None = None) -> str:
     head = f"id: {event_id}\n" if event_id is not None else ""
-    return f"{head}event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+    return f"{head}event: {event}\ndata: {_ENCODER.encode(data)}\n\n"
 
 
 CLOSING = f"retry: {RETRY_MS}\n" + _sse("server-closing", {"retry_ms": RETRY_MS})

@@ -13,7 +13,7 @@ from cascadia.bots.registry import play_game
 from cascadia.domain import events as ev
 from cascadia.domain.options import GameOptions
 from cascadia.projections.describe import describe_event
-from cascadia.server.views import event_for, masks_for
+from cascadia.server.views import RenderedEvents, event_for, masks_for
 from fastapi.testclient import TestClient
 from server_support import (
     SEAT_NAMES,
@@ -103,3 +103,22 @@ def test_once_the_game_is_over_the_sentences_tell_everything() -> None:
     assert str(game.state.seed) in served[0]["text"]
     assert "hidden" not in next(e["text"] for e in served if e["type"] == "ScoringCardsDrawn")
     assert served[-1]["text"] == f"Game over after {ROUNDS} rounds: the stack cannot refill the market."
+
+
+def test_an_event_is_rendered_once_for_the_viewers_who_see_it_alike() -> None:
+    """:class:`~cascadia.server.views.RenderedEvents` hands each viewer the event as
+    :func:`event_for` renders it for that viewer's masks: the same rendering to viewers
+    whose masks are equal, another to a viewer whose masks differ (a secret card)."""
+    game = play_game(3, ["random", "random"], GameOptions(secret_cards=True))
+    dealt = next(e for e in game.collect_events() if isinstance(e, ev.SecretCardsDealt))
+    rendered = RenderedEvents()
+    running = game.state.copy()
+    running.finished = False  # as in play, no card revealed yet
+    running.secret_revealed = [False] * len(running.secret_revealed)
+    seat_masks = [masks_for(running, seat) for seat in (0, 1)]
+    assert seat_masks[0] != seat_masks[1]
+    for masks in [{}, {}, *seat_masks, None, None]:
+        served = rendered.render(dealt, masks, SEAT_NAMES, ROUNDS)
+        assert served == event_for(dealt, masks, SEAT_NAMES, ROUNDS)
+    again = rendered.render(dealt, None, SEAT_NAMES, ROUNDS)
+    assert again is rendered.render(dealt, None, SEAT_NAMES, ROUNDS)

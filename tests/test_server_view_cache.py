@@ -5,6 +5,7 @@ answer; a handover (a new version of the record) renders the view again."""
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ import pytest
 from cascadia.server.games import GameService, SeatSpec
 from cascadia.server.store import ServerStore
 from cascadia.server.turn_clock import TurnClock
-from cascadia.server.views import state_for
+from cascadia.server.views import SheetTexts, json_text, state_for, state_text
 from fastapi.responses import JSONResponse
 
 
@@ -129,3 +130,32 @@ def test_a_view_encoded_in_pieces_is_the_whole_view_encoded_at_once(store: Serve
             assert bot_to_move is False
         command = game.legal_commands()[-1]
         service.play(game_id, mover, command.to_dict(), game.version)
+
+
+@pytest.mark.parametrize(
+    ("names", "options"),
+    [
+        (["ann", "bob"], {}),
+        (["ann", "bob", "cy"], {"rules": ["secret_cards", "two_card_sets"], "cards": "B,C,A,D,A"}),
+        (["ann", "bob"], {"rules": ["secret_cards"], "majority_bonus": False}),
+    ],
+)
+def test_a_state_written_from_kept_pieces_is_the_state_encoded_at_once(
+    store: ServerStore, names: list[str], options: dict[str, Any]
+) -> None:
+    """The state of a view, written from each board's kept text and the game's kept score
+    sheet (:func:`~cascadia.server.views.state_text`), is byte for byte the JSON of the
+    whole state as the player view builds it, for every seat and a spectator at every
+    version of a game played to its end (secret cards, two card sets, three seats)."""
+    service = GameService(store)
+    game_id = service.create([SeatSpec(name=n) for n in names], options).game_id
+    sheets = SheetTexts()
+    rng = random.Random(26)
+    while True:
+        game = store.current(game_id)
+        for viewer in [*range(len(names)), None]:
+            assert state_text(game.state, viewer, sheets) == json_text(state_for(game.state, viewer))
+        if game.finished:
+            break
+        command = rng.choice(game.legal_commands())
+        service.play(game_id, game.state.current, command.to_dict(), game.version)
