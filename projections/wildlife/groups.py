@@ -71,20 +71,21 @@ class Tokens(Mapping[Hex, str]):
         self._groups: dict[str, list[Group]] = {}
         self._take_in(wildlife.items())
 
-    def grow(self, placed: Iterable[tuple[Hex, str]]) -> None:
+    def grow(self, placed: Sequence[tuple[Hex, str]]) -> None:
         """Take in the tokens ``placed`` (hex, species) on the wrapped map since it was
         indexed (a board's map, which only grows: tokens never move, RULES.md 4.3): the
         groups of their species are found again when next asked, the others' kept."""
         self._take_in(placed)
+        for _, species in placed:
+            self._groups.pop(species, None)
 
     def _take_in(self, placed: Iterable[tuple[Hex, str]]) -> None:
-        cells, groups = self._cells, self._groups
+        cells = self._cells
         for h, species in placed:
             try:
                 cells[species].add(h)
             except KeyError:
                 raise ValueError(f"unknown wildlife {species!r} at {h}") from None
-            groups.pop(species, None)
 
     def __getitem__(self, h: Hex) -> str:
         return self._map[h]
