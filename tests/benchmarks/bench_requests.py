@@ -48,12 +48,16 @@ ASGI = Callable[
 DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 
 
-def _scope(method: str, path: str, token: str | None, body: bytes) -> Message:
+def asgi_scope(
+    method: str, path: str, token: str | None, body: bytes, kind: str | None = None, query: bytes = b""
+) -> Message:
+    """The ASGI scope of a request as uvicorn makes it (``kind``: the body's content type,
+    sent with its length; none without)."""
     headers = [(b"host", b"127.0.0.1"), (b"accept", b"*/*")]
     if token is not None:
         headers.append((b"authorization", f"Bearer {token}".encode()))
-    if body:
-        headers += [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if kind is not None:
+        headers += [(b"content-type", kind.encode()), (b"content-length", str(len(body)).encode())]
     return {
         "type": "http",
         "asgi": {"version": "3.0", "spec_version": "2.3"},
@@ -62,7 +66,7 @@ def _scope(method: str, path: str, token: str | None, body: bytes) -> Message:
         "scheme": "http",
         "path": path,
         "raw_path": path.encode(),
-        "query_string": b"",
+        "query_string": query,
         "root_path": "",
         "headers": headers,
         "client": ("127.0.0.1", 50000),
@@ -92,23 +96,25 @@ async def call(app: ASGI, method: str, path: str, token: str | None = None, data
         elif message["type"] == "http.response.body":
             chunks.append(message.get("body", b""))
 
-    await app(_scope(method, path, token, body), receive, send)
+    await app(asgi_scope(method, path, token, body, "application/json" if body else None), receive, send)
     if status >= 400:
         raise RuntimeError(f"{method} {path}: {status} {b''.join(chunks)[:200]!r}")
     return json.loads(b"".join(chunks))
 
 
 class Stream:
-    """A seat's event stream, open: the versions it delivered, and an event per arrival."""
+    """A viewer's event stream (``token`` None: a spectator's), open: the versions it
+    delivered, and an event per arrival."""
 
-    def __init__(self, app: ASGI, game_id: str, token: str) -> None:
+    def __init__(self, app: ASGI, game_id: str, token: str | None) -> None:
         self.version = 0
         self.arrived = asyncio.Event()
         self.turn_ended = asyncio.Event()
         self.closed = asyncio.Event()
-        self.task = asyncio.create_task(self._run(app, game_id, token))
+        request = asgi_scope("GET", f"/api/games/{game_id}/stream", token, b"")
+        self.task = asyncio.create_task(self._run(app, request))
 
-    async def _run(self, app: ASGI, game_id: str, token: str) -> None:
+    async def _run(self, app: ASGI, scope: Message) -> None:
         opened = False
 
         async def receive() -> Message:
@@ -120,17 +126,22 @@ class Stream:
             return {"type": "http.disconnect"}
 
         async def send(message: Message) -> None:
-            if message["type"] != "http.response.body":
-                return
-            for line in message.get("body", b"").decode().splitlines():
-                if line.startswith("id: "):
-                    self.version = int(line[4:])
-                    self.arrived.set()
-                elif line.startswith("data: ") and '"type":"TurnEnded"' in line:
-                    self.turn_ended.set()
+            self.received(message)
 
         with suppress(asyncio.CancelledError):
-            await app(_scope("GET", f"/api/games/{game_id}/stream", token, b""), receive, send)
+            await app(scope, receive, send)
+
+    def received(self, message: Message) -> None:
+        """Take in one message of the stream's response: the versions and turn ends its
+        body tells."""
+        if message["type"] != "http.response.body":
+            return
+        for line in message.get("body", b"").decode().splitlines():
+            if line.startswith("id: "):
+                self.version = int(line[4:])
+                self.arrived.set()
+            elif line.startswith("data: ") and '"type":"TurnEnded"' in line:
+                self.turn_ended.set()
 
     async def until(self, version: int) -> None:
         while self.version < version:

@@ -38,7 +38,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from bench_requests import ASGI, Message, serving
+from bench_requests import ASGI, Message, Stream, asgi_scope, serving
 
 SEED = 2612
 GAMES: list[dict[str, Any]] = [
@@ -71,29 +71,6 @@ def _seeded() -> None:
     games.uuid4 = lambda: uuid.UUID(int=rng.getrandbits(128), version=4)  # type: ignore[attr-defined]
     app.TURN_CHECK_SECONDS = 3600.0  # type: ignore[misc]
     streams.FALLBACK_SECONDS = 3600.0  # type: ignore[misc]
-
-
-def _scope(method: str, path: str, token: str | None, body: bytes, kind: str | None, query: bytes) -> Message:
-    headers = [(b"host", b"127.0.0.1"), (b"accept", b"*/*")]
-    if token is not None:
-        headers.append((b"authorization", f"Bearer {token}".encode()))
-    if kind is not None:
-        headers += [(b"content-type", kind.encode()), (b"content-length", str(len(body)).encode())]
-    return {
-        "type": "http",
-        "asgi": {"version": "3.0", "spec_version": "2.3"},
-        "http_version": "1.1",
-        "method": method,
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": query,
-        "root_path": "",
-        "headers": headers,
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 8000),
-        "state": {},
-    }
 
 
 class Digests:
@@ -135,7 +112,7 @@ class Digests:
                 parts.append(message.get("body", b""))
 
         has_body = raw is not None or data is not None
-        await app(_scope(method, path, token, body, kind if has_body else None, query), receive, send)
+        await app(asgi_scope(method, path, token, body, kind if has_body else None, query), receive, send)
         (status, headers), payload = parts[0], b"".join(parts[1:])
         self.responses.update(
             hashlib.sha256(repr((method, path, query, status, headers)).encode() + payload).digest()
@@ -146,53 +123,28 @@ class Digests:
         return None
 
 
-class Stream:
-    """A viewer's event stream, open: its bytes, and the last version it delivered."""
+class RecordedStream(Stream):
+    """A viewer's event stream whose every byte is kept, with its response's status and
+    headers; the end of the game counts as every version delivered."""
 
     def __init__(self, app: ASGI, game_id: str, token: str | None) -> None:
-        self.version = 0
         self.data: list[bytes] = []
-        self.arrived = asyncio.Event()
-        self.closed = asyncio.Event()
-        self.task = asyncio.create_task(self._run(app, game_id, token))
+        super().__init__(app, game_id, token)
 
-    async def _run(self, app: ASGI, game_id: str, token: str | None) -> None:
-        opened = False
+    def received(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.data.append(repr((message["status"], message.get("headers", []))).encode())
+        if message["type"] != "http.response.body":
+            return
+        self.data.append(message.get("body", b""))
+        super().received(message)
+        if "event: game-over" in message.get("body", b"").decode().splitlines():
+            self.version = sys.maxsize
+        self.arrived.set()
 
-        async def receive() -> Message:
-            nonlocal opened
-            if not opened:
-                opened = True
-                return {"type": "http.request", "body": b"", "more_body": False}
-            await self.closed.wait()
-            return {"type": "http.disconnect"}
-
-        async def send(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                self.data.append(repr((message["status"], message.get("headers", []))).encode())
-            if message["type"] != "http.response.body":
-                return
-            self.data.append(message.get("body", b""))
-            for line in message.get("body", b"").decode().splitlines():
-                if line.startswith("id: "):
-                    self.version = int(line[4:])
-                elif line == "event: game-over":
-                    self.version = sys.maxsize
-                self.arrived.set()
-
-        with suppress(asyncio.CancelledError):
-            await app(_scope("GET", f"/api/games/{game_id}/stream", token, b"", None, b""), receive, send)
-
-    async def until(self, version: int) -> None:
-        while self.version < version:
-            self.arrived.clear()
-            await asyncio.wait_for(self.arrived.wait(), 30)
-
-    async def close(self) -> str:
+    async def digest(self) -> str:
         """Close the stream: the SHA-256 of its bytes."""
-        self.closed.set()
-        with suppress(asyncio.CancelledError, TimeoutError):
-            await asyncio.wait_for(self.task, 5)
+        await self.close()
         return hashlib.sha256(b"".join(self.data)).hexdigest()
 
 
@@ -221,7 +173,7 @@ async def _play(digests: Digests, app: ASGI, spec: dict[str, Any], commands: int
     created = await digests.call(app, "POST", "/api/games", data=spec)
     game_id, tokens = created["game_id"], [seat["token"] for seat in created["seats"]]
     game = f"/api/games/{game_id}"
-    streams = [Stream(app, game_id, token) for token in [*tokens, None]]
+    streams = [RecordedStream(app, game_id, token) for token in [*tokens, None]]
     await _refused(digests, app, game_id, tokens[0])
     finished = False
     for turn in range(commands):
@@ -261,7 +213,7 @@ async def _play(digests: Digests, app: ASGI, spec: dict[str, Any], commands: int
     if finished:
         for what in ("score", "log", "fairness"):
             await digests.call(app, "GET", f"{game}/{what}")
-    return [await stream.close() for stream in streams]
+    return [await stream.digest() for stream in streams]
 
 
 def _rows(home: Path) -> str:
