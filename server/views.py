@@ -23,7 +23,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from uuid import UUID
 
 from cascadia.domain.commands import Command
@@ -53,6 +53,8 @@ SHEETS_KEPT = 2000
 """How many games' last score sheets a process keeps as text (a game in play: one)."""
 _BOARD_TEXT = "view text"
 """The name of a board's written parts of a view in its derived data."""
+K = TypeVar("K")
+V = TypeVar("V")
 Masks = dict[str, Any] | None
 """What to put in place of the hidden parts of a game's events for one viewer (``None``:
 nothing is hidden any more)."""
@@ -79,6 +81,27 @@ def json_text(value: Any) -> str:
     """``value`` as JSON, as the server's answers are encoded (Starlette's
     ``JSONResponse``: UTF-8 text as it is, no NaN, no spaces)."""
     return _ENCODER.encode(value)
+
+
+class _Recent(Generic[K, V]):
+    """The values of the ``size`` keys most recently written, thread-safe (the oldest
+    written goes first)."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._values: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            return self._values.get(key)
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._values[key] = value
+            self._values.move_to_end(key)
+            while len(self._values) > self._size:
+                self._values.popitem(last=False)
 
 
 def state_text(state: GameState, viewer: int | None, sheets: SheetTexts) -> str:
@@ -160,9 +183,7 @@ class SheetTexts:
     token count does, about every other command."""
 
     def __init__(self, size: int = SHEETS_KEPT) -> None:
-        self._size = size
-        self._sheets: OrderedDict[UUID, _Sheet] = OrderedDict()
-        self._lock = threading.Lock()
+        self._sheets: _Recent[UUID, _Sheet] = _Recent(size)
 
     @staticmethod
     def inputs(state: GameState, viewer: Viewer, options: dict[str, Any]) -> tuple[Any, ...]:
@@ -187,8 +208,7 @@ class SheetTexts:
         """``json_text(scores_view(state, viewer, options))``, kept for the game."""
         inputs = self.inputs(state, viewer, options)
         boards = [(player.environment.tiles, player.environment.wildlife) for player in state.players]
-        with self._lock:
-            kept = self._sheets.get(state.game_id)
+        kept = self._sheets.get(state.game_id)
         if kept is not None and kept.inputs == inputs and list(kept.boards) == boards:
             return kept.text
         sheet = _Sheet(
@@ -196,11 +216,7 @@ class SheetTexts:
             inputs,
             json_text(scores_view(state, viewer, options)),
         )
-        with self._lock:
-            self._sheets[state.game_id] = sheet
-            self._sheets.move_to_end(state.game_id)
-            while len(self._sheets) > self._size:
-                self._sheets.popitem(last=False)
+        self._sheets.put(state.game_id, sheet)
         return sheet.text
 
 
@@ -263,25 +279,18 @@ class RenderedEvents:
     for them. The events handed out are shared: to read only."""
 
     def __init__(self, size: int = EVENTS_KEPT) -> None:
-        self._size = size
-        self._events: OrderedDict[tuple[UUID, int], tuple[Masks, tuple[str, ...], int, dict[str, Any]]] = (
-            OrderedDict()
+        self._events: _Recent[tuple[UUID, int], tuple[Masks, tuple[str, ...], int, dict[str, Any]]] = _Recent(
+            size
         )
-        self._lock = threading.Lock()
 
     def render(self, event: GameEvent, masks: Masks, names: Sequence[str], rounds: int) -> dict[str, Any]:
         """``event_for(event, masks, names, rounds)``, kept (an event is known by its
         game and version: a game's stored events never change)."""
         key = (event.originator_id, event.originator_version)
         seats = tuple(names)
-        with self._lock:
-            kept = self._events.get(key)
+        kept = self._events.get(key)
         if kept is not None and kept[0] == masks and kept[1] == seats and kept[2] == rounds:
             return kept[3]
         rendered = event_for(event, masks, seats, rounds)
-        with self._lock:
-            self._events[key] = (masks, seats, rounds, rendered)
-            self._events.move_to_end(key)
-            while len(self._events) > self._size:
-                self._events.popitem(last=False)
+        self._events.put(key, (masks, seats, rounds, rendered))
         return rendered
