@@ -14,12 +14,11 @@ hub) can take the events after its last one without reading the store
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from uuid import UUID
 
+from cascadia.application.recent import Recent
 from cascadia.domain.events import GameEvent
 from cascadia.domain.game import Game
 from cascadia.projections.habitats import CorridorIndex
@@ -36,6 +35,11 @@ class _Cached:
     """The state, never changed once kept (a reader takes a copy to play on)."""
     recent: tuple[GameEvent, ...]
     """The last events that led to it, in order, up to its version (maybe none)."""
+
+    def order(self) -> tuple[int, int]:
+        """Which of two kept for a game is the later: another thread may keep a later
+        state, or the same one with more of its events."""
+        return self.game.version, len(self.recent)
 
 
 def _kept_copy(game: Game) -> Game:
@@ -65,10 +69,8 @@ class GameCache:
     ) -> None:
         self._load = load
         self._events_after = events_after
-        self._size = size
-        self._games: OrderedDict[UUID, _Cached] = OrderedDict()
-        """The latest state of recently used games, least recently used first."""
-        self._lock = threading.Lock()
+        self._games: Recent[UUID, _Cached] = Recent(size, order=_Cached.order)
+        """The latest state of recently used games."""
 
     def game(self, game_id: UUID) -> Game:
         """The game as stored now: a private copy (``GameNotFoundError`` from ``load``)."""
@@ -77,8 +79,7 @@ class GameCache:
     def latest(self, game_id: UUID) -> Game:
         """The game as stored now, to read only: the kept state itself, never to be
         changed (no copy; :meth:`game` for one to play on)."""
-        with self._lock:
-            cached = self._games.get(game_id)
+        cached = self._games.get(game_id)
         if cached is None:
             game = _indexed(self._load(game_id))
             self._keep(_Cached(game, ()))
@@ -89,8 +90,7 @@ class GameCache:
         """The game as stored now, given ``events``: every event stored after version
         ``after``, just read by the caller (the store is read again only if the cached
         state is older than ``after``, or none is cached); a private copy."""
-        with self._lock:
-            cached = self._games.get(game_id)
+        cached = self._games.get(game_id)
         if cached is None or cached.game.version < after:
             return self.game(game_id)
         later = [e for e in events if e.originator_version > cached.game.version]
@@ -112,8 +112,7 @@ class GameCache:
         changed here: a copy is kept)."""
         if not events:
             return
-        with self._lock:
-            cached = self._games.get(game.id)
+        cached = self._games.get(game.id)
         follows = cached is not None and cached.game.version == events[0].originator_version - 1
         recent = (*cached.recent, *events) if follows else tuple(events)  # type: ignore[union-attr]
         self._keep(_Cached(_kept_copy(game), recent[-RECENT_EVENTS:]))
@@ -122,8 +121,7 @@ class GameCache:
         """The cached game (to read, never to change) and its events after version
         ``after``, if the cache holds them all (``None`` otherwise). The cached state may
         be behind the store: the caller knows which version it needs."""
-        with self._lock:
-            cached = self._games.get(game_id)
+        cached = self._games.get(game_id)
         if cached is None or cached.game.version < after:
             return None
         events = [e for e in cached.recent if e.originator_version > after]
@@ -134,20 +132,8 @@ class GameCache:
     def cached(self, game_id: UUID) -> Game | None:
         """The game's cached state, not to be changed (``None``: not cached): for what
         never changes in a game, such as its options."""
-        with self._lock:
-            cached = self._games.get(game_id)
+        cached = self._games.get(game_id)
         return None if cached is None else cached.game
 
     def _keep(self, cached: _Cached) -> None:
-        game_id = cached.game.id
-        with self._lock:
-            kept = self._games.get(game_id)
-            # another thread may keep a later one (or the same with more of its events)
-            if kept is None or (kept.game.version, len(kept.recent)) <= (
-                cached.game.version,
-                len(cached.recent),
-            ):
-                self._games[game_id] = cached
-            self._games.move_to_end(game_id)
-            while len(self._games) > self._size:
-                self._games.popitem(last=False)
+        self._games.put(cached.game.id, cached)

@@ -11,10 +11,10 @@ served another's view; a finished game's view (everything public) is a later ver
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from uuid import UUID
+
+from cascadia.application.recent import Recent
 
 VIEWS_KEPT = 1000
 """How many views a process keeps (a few tens of kB each): a few per game in play."""
@@ -42,33 +42,26 @@ class RenderedView:
         left = "null" if seconds_left is None else str(seconds_left)
         return f'{self.head},"turn_seconds_left":{left},{self.tail}'
 
+    def versions(self) -> tuple[int, int]:
+        """The versions it was rendered at (the later of two views is the one kept)."""
+        return self.version, self.record_version
+
 
 class ViewCache:
     """The latest rendered view of the ``size`` most recently read (game, viewer) pairs."""
 
     def __init__(self, size: int = VIEWS_KEPT) -> None:
-        self._size = size
-        self._views: OrderedDict[tuple[UUID, int | None], RenderedView] = OrderedDict()
-        self._lock = threading.Lock()
+        self._views: Recent[tuple[UUID, int | None], RenderedView] = Recent(size, order=RenderedView.versions)
 
     def get(
         self, game_id: UUID, viewer: int | None, version: int, record_version: int
     ) -> RenderedView | None:
         """The view ``viewer`` was served of the game at these versions (``None``: none kept)."""
-        with self._lock:
-            view = self._views.get((game_id, viewer))
-            if view is None or (view.version, view.record_version) != (version, record_version):
-                return None
-            self._views.move_to_end((game_id, viewer))
-            return view
+        view = self._views.get((game_id, viewer))
+        if view is None or view.versions() != (version, record_version):
+            return None
+        return view
 
     def keep(self, game_id: UUID, viewer: int | None, view: RenderedView) -> None:
         """Keep ``view`` as the viewer's latest, unless a later one is kept already."""
-        key = (game_id, viewer)
-        with self._lock:
-            kept = self._views.get(key)
-            if kept is None or (kept.version, kept.record_version) <= (view.version, view.record_version):
-                self._views[key] = view
-            self._views.move_to_end(key)
-            while len(self._views) > self._size:
-                self._views.popitem(last=False)
+        self._views.put((game_id, viewer), view)

@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import functools
 import json
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
+from cascadia.application.recent import Recent
 from cascadia.domain.commands import Command
 from cascadia.domain.events import GameEvent, GameStarted, ScoringCardsDrawn, SecretCardsDealt
 from cascadia.domain.state import GameState
@@ -53,8 +52,6 @@ SHEETS_KEPT = 2000
 """How many games' last score sheets a process keeps as text (a game in play: one)."""
 _BOARD_TEXT = "view text"
 """The name of a board's written parts of a view in its derived data."""
-K = TypeVar("K")
-V = TypeVar("V")
 Masks = dict[str, Any] | None
 """What to put in place of the hidden parts of a game's events for one viewer (``None``:
 nothing is hidden any more)."""
@@ -81,27 +78,6 @@ def json_text(value: Any) -> str:
     """``value`` as JSON, as the server's answers are encoded (Starlette's
     ``JSONResponse``: UTF-8 text as it is, no NaN, no spaces)."""
     return _ENCODER.encode(value)
-
-
-class _Recent(Generic[K, V]):
-    """The values of the ``size`` keys most recently written, thread-safe (the oldest
-    written goes first)."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._values: OrderedDict[K, V] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: K) -> V | None:
-        with self._lock:
-            return self._values.get(key)
-
-    def put(self, key: K, value: V) -> None:
-        with self._lock:
-            self._values[key] = value
-            self._values.move_to_end(key)
-            while len(self._values) > self._size:
-                self._values.popitem(last=False)
 
 
 def state_text(state: GameState, viewer: int | None, sheets: SheetTexts) -> str:
@@ -183,7 +159,7 @@ class SheetTexts:
     token count does, about every other command."""
 
     def __init__(self, size: int = SHEETS_KEPT) -> None:
-        self._sheets: _Recent[UUID, _Sheet] = _Recent(size)
+        self._sheets: Recent[UUID, _Sheet] = Recent(size)
 
     @staticmethod
     def inputs(state: GameState, viewer: Viewer, options: dict[str, Any]) -> tuple[Any, ...]:
@@ -279,7 +255,7 @@ class RenderedEvents:
     for them. The events handed out are shared: to read only."""
 
     def __init__(self, size: int = EVENTS_KEPT) -> None:
-        self._events: _Recent[tuple[UUID, int], tuple[Masks, tuple[str, ...], int, dict[str, Any]]] = _Recent(
+        self._events: Recent[tuple[UUID, int], tuple[Masks, tuple[str, ...], int, dict[str, Any]]] = Recent(
             size
         )
 
