@@ -148,11 +148,13 @@ def create_app(db: str) -> FastAPI:
     @app.get("/api/games/{game_id}")
     async def view(game_id: str, authorization: Authorization = None) -> JSONResponse:
         game = game_of(game_id)
-        mine = not game.finished and game.current == game.seat(authorization)
+        seat = game.seat(authorization)
+        mine = not game.finished and game.current == seat
         return JSONResponse(
             {
                 "version": len(game.events),
                 "finished": game.finished,
+                "seat": seat,
                 "your_turn": mine,
                 "legal_commands": LEGAL_COMMANDS if mine else [],
             }
