@@ -85,7 +85,8 @@ async def _run(target: str, games: int, commands: int, control: str | None) -> N
         access_log.configure_logging()  # as ``cascadia serve`` logs: a line per request
         with tempfile.TemporaryDirectory(prefix="count-requests-") as home:
             if target == "services":
-                _count(lambda rng, budget: _play_services(home, rng, budget), commands, control)
+                service = _service(home)
+                _count(lambda rng, budget: _play_services(service, rng, budget), commands, control)
                 return
             app = _cascadia_app(home) if target == "cascadia" else _minimal_app(home)
             async with serving(app):
@@ -126,20 +127,20 @@ def _count(
             _instrument(control, "off")
 
 
-_SERVICES: dict[str, GameService] = {}
+def _service(home: str) -> GameService:
+    """The server's game service on a store in ``home``, as ``cascadia serve`` makes it."""
+    from cascadia.server.games import GameService
+    from cascadia.server.store import ServerStore
+
+    return GameService(ServerStore(home, None))
 
 
-def _play_services(home: str, rng: random.Random, budget: list[int]) -> None:
+def _play_services(service: GameService, rng: random.Random, budget: list[int]) -> None:
     """The games of :func:`bench_requests.play` played through the server's
     :class:`~cascadia.server.games.GameService` alone, as the routes call it."""
     from cascadia.application.setup import SeatSpec
-    from cascadia.server.games import GameService
     from cascadia.server.schemas import CreateGameIn
-    from cascadia.server.store import ServerStore
 
-    service = _SERVICES.get(home)
-    if service is None:
-        service = _SERVICES[home] = GameService(ServerStore(home, None))
     body = CreateGameIn(seats=[{"name": "ann"}, {"name": "bob"}])
     while budget[0] > 0:
         created = service.create([SeatSpec(name=s.name) for s in body.seats], body.options_for(None))
